@@ -1,0 +1,40 @@
+"""The small public core shared by every game.
+
+Index letters: ``g`` game, ``p`` player/seat, ``c`` card id, ``t`` turn, ``z`` zone/pile.
+"""
+
+from sims.core.cards import (
+    TEXT,
+    CardDataError,
+    CardPool,
+    Column,
+    enum_column,
+    flags_column,
+    int_column,
+    load_cards,
+    load_decks,
+)
+from sims.core.jit import kernel
+from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, TABLES
+from sims.core.spec import GameSpec, ParamError, Variant
+
+__all__ = [
+    "CORE_COLUMNS",
+    "EVENT_DTYPE",
+    "NEVER",
+    "NO_WINNER",
+    "TABLES",
+    "TEXT",
+    "CardDataError",
+    "CardPool",
+    "Column",
+    "GameSpec",
+    "ParamError",
+    "Variant",
+    "enum_column",
+    "flags_column",
+    "int_column",
+    "kernel",
+    "load_cards",
+    "load_decks",
+]

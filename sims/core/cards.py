@@ -1,0 +1,207 @@
+"""Card pools: a CSV a designer can edit -> a numpy structured array + names.
+
+Card id = row index. Kernels see only the numeric table; names and texts stay in
+Python (``CardPool.names`` / ``CardPool.text``) and are joined back by analytics.
+Every problem is reported as one ``CardDataError`` naming file, line and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+class CardDataError(ValueError):
+    """A card or deck file is malformed; the message names file, line and column."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """How one CSV column is parsed.
+
+    ``kind`` is ``int`` (range ``lo..hi``), ``enum`` (member name of ``enum``, case-
+    insensitive), ``flags`` (``sep``-separated member names of an ``IntFlag``, empty
+    allowed) or ``text`` (kept as a string in ``CardPool.text``).
+    """
+
+    kind: str
+    lo: int = 0
+    hi: int = 127
+    enum: type[enum.Enum] | None = None
+    sep: str = "|"
+    field: str | None = None  # dtype field to fill, when it differs from the column name
+
+
+def int_column(lo: int, hi: int, field: str | None = None) -> Column:
+    """Return an integer column accepting ``lo..hi`` (stored in dtype field ``field``)."""
+    return Column("int", lo=lo, hi=hi, field=field)
+
+
+def enum_column(enum_type: type[enum.Enum]) -> Column:
+    """Return a categorical column whose values are member names of ``enum_type``."""
+    return Column("enum", enum=enum_type)
+
+
+def flags_column(flag_type: type[enum.Enum], sep: str = "|") -> Column:
+    """Return a column of ``sep``-separated ``IntFlag`` member names (bitmask)."""
+    return Column("flags", enum=flag_type, sep=sep)
+
+
+TEXT = Column("text")
+
+
+@dataclass(frozen=True)
+class CardPool:
+    """A loaded card pool: ``table[c]`` holds card ``c``'s numbers, ``names[c]`` its name."""
+
+    table: np.ndarray
+    names: tuple[str, ...]
+    text: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    path: Path | None = None
+
+    def __len__(self) -> int:
+        """Return the number of distinct cards."""
+        return len(self.names)
+
+    def ids(self, names: list[str]) -> np.ndarray:
+        """Return the card ids of ``names`` (KeyError naming the first unknown one)."""
+        index = {n: i for i, n in enumerate(self.names)}
+        return np.array([index[n] for n in names], dtype=np.int16)
+
+    def subset(self, keep: np.ndarray) -> CardPool:
+        """Return the pool restricted to the rows where ``keep`` is true (ids renumbered)."""
+        rows = np.flatnonzero(keep)
+        return CardPool(
+            table=self.table[rows].copy(),
+            names=tuple(self.names[i] for i in rows),
+            text={k: tuple(v[i] for i in rows) for k, v in self.text.items()},
+            path=self.path,
+        )
+
+
+def _parse(value: str, col: Column, where: str) -> int | str:
+    value = value.strip()
+    if col.kind == "text":
+        return value
+    if col.kind == "int":
+        try:
+            number = int(value)
+        except ValueError:
+            raise CardDataError(f"{where}: {value!r} is not a whole number") from None
+        if not col.lo <= number <= col.hi:
+            raise CardDataError(f"{where}: {number} is outside {col.lo}..{col.hi}")
+        return number
+    assert col.enum is not None
+    members = {m.name.lower(): int(m.value) for m in col.enum}
+    if col.kind == "enum":
+        if value.lower() not in members:
+            raise CardDataError(f"{where}: unknown value {value!r}; expected one of {', '.join(members)}")
+        return members[value.lower()]
+    bits = 0
+    for part in filter(None, (p.strip() for p in value.split(col.sep))):
+        if part.lower() not in members:
+            known = ", ".join(m.upper() for m in members)
+            raise CardDataError(f"{where}: unknown keyword {part!r}; expected any of {known}")
+        bits |= members[part.lower()]
+    return bits
+
+
+def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column]) -> CardPool:
+    """Load a card CSV into a ``CardPool``; raise ``CardDataError`` on any bad cell.
+
+    ``columns`` names every column the file must have: those that are fields of ``dtype``
+    fill the table, ``text`` columns go to ``CardPool.text``. A ``name`` column is
+    required and must be unique.
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "c.csv"
+    >>> _ = f.write_text("name,cost\\nFootman,1\\nKnight,3\\n")
+    >>> pool = load_cards(f, np.dtype([("cost", np.int8)]), {"name": TEXT, "cost": int_column(0, 9)})
+    >>> pool.names, pool.table["cost"].tolist()
+    (('Footman', 'Knight'), [1, 3])
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CardDataError(f"{path}: cannot read card file ({exc})") from None
+    reader = csv.reader(text.splitlines())
+    header = [h.strip() for h in next(reader, [])]
+    missing = [c for c in ("name", *columns) if c not in header]
+    if missing:
+        raise CardDataError(f"{path}:1: missing column(s) {', '.join(dict.fromkeys(missing))}")
+    rows: list[dict[str, int | str]] = []
+    names: dict[str, int] = {}
+    for line, raw in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in raw):
+            continue
+        if len(raw) != len(header):
+            raise CardDataError(f"{path}:{line}: expected {len(header)} cells, found {len(raw)}")
+        cells = dict(zip(header, raw, strict=True))
+        row = {c: _parse(cells[c], col, f"{path}:{line}: column '{c}'") for c, col in columns.items()}
+        name = cells["name"].strip()
+        if not name:
+            raise CardDataError(f"{path}:{line}: column 'name': empty card name")
+        if name in names:
+            raise CardDataError(f"{path}:{line}: column 'name': duplicate card {name!r} (first on line {names[name]})")
+        names[name] = line
+        row["name"] = name
+        rows.append(row)
+    if not rows:
+        raise CardDataError(f"{path}: no cards")
+    table = np.zeros(len(rows), dtype=dtype)
+    targets = {c: col.field or c for c, col in columns.items() if col.kind != "text"}
+    for i, row in enumerate(rows):
+        for c, f in targets.items():
+            if f in (dtype.names or ()):
+                table[i][f] = row[c]
+    texts = {c: tuple(str(r[c]) for r in rows) for c, col in columns.items() if col.kind == "text"}
+    return CardPool(table=table, names=tuple(str(r["name"]) for r in rows), text=texts, path=path)
+
+
+def load_decks(path: Path | str, pool: CardPool, deck_size: int) -> dict[str, np.ndarray]:
+    """Load fixed deck lists from a CSV with columns ``deck,card`` (one row per card).
+
+    Returns deck name -> int16 card ids. Each deck must have exactly ``deck_size``
+    distinct cards of ``pool``; errors name the file and line.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CardDataError(f"{path}: cannot read deck file ({exc})") from None
+    reader = csv.reader(lines)
+    header = [h.strip() for h in next(reader, [])]
+    if header[:2] != ["deck", "card"]:
+        raise CardDataError(f"{path}:1: header must be 'deck,card', found {','.join(header)!r}")
+    index = {n: i for i, n in enumerate(pool.names)}
+    decks: dict[str, list[int]] = {}
+    first_line: dict[str, int] = {}
+    for line, raw in enumerate(reader, start=2):
+        if not any(cell.strip() for cell in raw):
+            continue
+        if len(raw) < 2:
+            raise CardDataError(f"{path}:{line}: expected 'deck,card'")
+        deck, card = raw[0].strip(), raw[1].strip()
+        if card not in index:
+            raise CardDataError(f"{path}:{line}: column 'card': {card!r} is not in the card pool")
+        ids = decks.setdefault(deck, [])
+        first_line.setdefault(deck, line)
+        if index[card] in ids:
+            raise CardDataError(f"{path}:{line}: column 'card': {card!r} appears twice in deck {deck!r}")
+        ids.append(index[card])
+    if not decks:
+        raise CardDataError(f"{path}: no decks")
+    for deck, ids in decks.items():
+        if len(ids) != deck_size:
+            raise CardDataError(
+                f"{path}:{first_line[deck]}: deck {deck!r} has {len(ids)} cards; the rules require {deck_size}"
+            )
+    return {d: np.array(ids, dtype=np.int16) for d, ids in decks.items()}

@@ -1,0 +1,178 @@
+"""``GameSpec``: everything ``balance`` needs to know about a game, and nothing more.
+
+``balance`` never imports a game's kernel; it calls the fields of its ``GameSpec``:
+parameters and variants, card pool loading, bots, the batch kernel (through
+``play_chunk``, which owns buffer sizing) and the replay log.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from sims.core.cards import CardPool
+from sims.core.records import TABLES, check_core_columns, empty_records
+
+
+class ParamError(ValueError):
+    """A parameter override or variant is invalid; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named rule set: parameter overrides (symbolic values allowed) from the rulings."""
+
+    overrides: Mapping[str, Any]
+    note: str = ""
+    runnable: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game.
+
+    ``play_games(params, cards, decks, bots, weights, root_seed, first_game, n_games,
+    record_cards, record_turns, games, seats, cards_out, turns, counts) -> n_done`` is the
+    jitted batch kernel: it plays games ``first_game ..`` into the record buffers, stops
+    before a game whose records would not fit, writes the row counts per table into
+    ``counts`` and returns how many games it completed.
+
+    ``check_games(params, cards, decks, bots, weights, root_seed, first_game, n_games,
+    report)`` replays the same games with invariant checks after every decision and fills
+    ``report`` (int64[4]) with: decisions taken, card-conservation violations, illegal
+    actions chosen, games that did not end within the turn cap. The conformance test
+    runs it for every registered game.
+
+    ``replay(params, pool, decks, bots, weights, root_seed, game) -> list[str]`` re-plays
+    one game from its seed and returns a readable turn-by-turn log.
+    """
+
+    name: str
+    rules_version: str
+    seats: int
+    summary: str
+    cards_path: Path
+    load_pool: Callable[[Path], CardPool]
+    params: NamedTuple
+    choices: Mapping[str, type[enum.Enum]]
+    variants: Mapping[str, Variant]
+    bots: tuple[str, ...]
+    bot_params: Mapping[str, NamedTuple]
+    tables: Mapping[str, np.dtype]
+    enums: Mapping[str, Mapping[str, type[enum.Enum]]]
+    rows_per_game: Mapping[str, Callable[[Any], float]]
+    play_games: Callable[..., int]
+    prepare_pool: Callable[[CardPool, Any], CardPool]
+    replay: Callable[..., list[str]]
+    check_games: Callable[..., None]
+    default_variant: str = "modern"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Check the record dtypes carry the core columns."""
+        check_core_columns(dict(self.tables))
+
+    # -- parameters ---------------------------------------------------------------
+    def make_params(self, variant: str | None = None, overrides: Mapping[str, Any] | None = None) -> Any:
+        """Return the kernel ``Params`` for ``variant`` plus ``overrides``; raise ``ParamError``."""
+        name = variant or self.default_variant
+        if name not in self.variants:
+            raise ParamError(f"unknown variant {name!r} for {self.name}; known: {', '.join(self.variants)}")
+        chosen = self.variants[name]
+        if not chosen.runnable:
+            raise ParamError(f"variant {name!r} of {self.name} is not runnable: {chosen.note}")
+        values = {**chosen.overrides, **(overrides or {})}
+        return self.params._replace(**{k: self.param_value(k, v) for k, v in values.items()})
+
+    def param_value(self, key: str, value: Any) -> int:
+        """Convert one parameter value (int, bool, choice name or comma list of flags) to int."""
+        defaults = self.params._asdict()
+        if key not in defaults:
+            raise ParamError(f"unknown parameter {key!r} for {self.name}; known: {', '.join(defaults)}")
+        choice = self.choices.get(key)
+        if choice is not None and isinstance(value, str | list | tuple):
+            parts = value if isinstance(value, list | tuple) else [p for p in value.split(",") if p.strip()]
+            members = {m.name.lower(): int(m.value) for m in choice}
+            bits = 0
+            for part in parts:
+                if str(part).strip().lower() not in members:
+                    raise ParamError(f"parameter {key!r}: unknown value {part!r}; expected {' | '.join(members)}")
+                bits |= members[str(part).strip().lower()]
+            if not issubclass(choice, enum.Flag) and len(parts) != 1:
+                raise ParamError(f"parameter {key!r}: expected one of {' | '.join(members)}")
+            return bits
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return int(value.strip().lower() == "true")
+        raise ParamError(f"parameter {key!r}: {value!r} is not a whole number")
+
+    def describe_params(self, params: Any) -> dict[str, Any]:
+        """Return ``params`` with choice codes turned back into names (for manifests)."""
+        out: dict[str, Any] = {}
+        for key, value in params._asdict().items():
+            choice = self.choices.get(key)
+            if choice is None:
+                out[key] = value
+            elif issubclass(choice, enum.Flag):
+                out[key] = ",".join(m.name.lower() for m in choice if m.value & value)
+            else:
+                out[key] = choice(value).name.lower()
+        return out
+
+    def make_weights(self, bot: str, overrides: Mapping[str, float] | None = None) -> np.ndarray:
+        """Return the float64 weight vector of ``bot`` with ``overrides`` applied."""
+        if bot not in self.bot_params:
+            raise ParamError(f"unknown bot {bot!r} for {self.name}; known: {', '.join(self.bots)}")
+        base = self.bot_params[bot]
+        unknown = set(overrides or {}) - set(base._fields)
+        if unknown:
+            raise ParamError(f"bot {bot!r}: unknown weight(s) {sorted(unknown)}; known: {', '.join(base._fields)}")
+        return np.array(tuple(base._replace(**(overrides or {}))), dtype=np.float64)
+
+    # -- playing --------------------------------------------------------------------
+    def play_chunk(
+        self,
+        params: Any,
+        pool: CardPool,
+        decks: np.ndarray,
+        bots: np.ndarray,
+        weights: np.ndarray,
+        root_seed: int,
+        first_game: int,
+        n_games: int,
+        tables: tuple[str, ...] = TABLES,
+    ) -> dict[str, np.ndarray]:
+        """Play games ``[first_game, first_game + n_games)``; return trimmed records per table.
+
+        Buffers start at the game's expected rows per game and grow when a game does not
+        fit; results do not depend on buffer sizes because every game is seeded alone.
+        """
+        parts: dict[str, list[np.ndarray]] = {t: [] for t in TABLES}
+        g, end = first_game, first_game + n_games
+        scale = 1.25
+        while g < end:
+            left = end - g
+            caps = {t: int(left * self.rows_per_game[t](params) * scale) + 64 if t in tables else 0 for t in TABLES}
+            bufs = {t: empty_records(self.tables[t], caps[t]) for t in TABLES}
+            counts = np.zeros(len(TABLES), dtype=np.int64)
+            done = self.play_games(
+                params, pool.table, decks, bots, weights, np.uint64(root_seed), g, left,
+                int("cards" in tables), int("turns" in tables),
+                bufs["games"], bufs["seats"], bufs["cards"], bufs["turns"], counts,
+            )  # fmt: skip
+            for i, t in enumerate(TABLES):
+                if t in tables:
+                    parts[t].append(bufs[t][: counts[i]])
+            g += done
+            scale = scale * 2 if done < left else scale
+        return {t: np.concatenate(parts[t]) if parts[t] else empty_records(self.tables[t], 0) for t in tables}
