@@ -1,0 +1,48 @@
+# Two set-up commands: `make demo` and `make test`. Each creates .venv with pinned packages.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DEMO_RUN := runs/demo
+
+.PHONY: install demo test test-nojit lint fmt bench report clean
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install  ## simulate the demo spec (200 000 Cardinger games) and write its report
+	rm -rf $(DEMO_RUN)
+	$(BIN)/balance run reports/demo/spec.toml --out runs --name demo
+	$(BIN)/balance report $(DEMO_RUN) --out reports/demo
+	@echo "open reports/demo/index.html"
+
+test: install  ## the whole test suite (CI runs this)
+	$(BIN)/python -m pytest -q
+
+test-nojit: install  ## rules tests with Numba disabled (coverage of kernel lines, JIT parity)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q tests/sims -m "not slow" -W "ignore::RuntimeWarning"
+
+lint: install
+	$(BIN)/ruff check balance sims tests benchmarks
+	$(BIN)/ruff format --check balance sims tests benchmarks
+
+fmt: install
+	$(BIN)/ruff format balance sims tests benchmarks
+
+bench: install  ## speed figures (printed, never asserted)
+	$(BIN)/balance bench --game cardinger
+	$(BIN)/python benchmarks/pure_python.py
+
+report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write its report
+	rm -rf runs/$(NAME)
+	$(BIN)/balance run reports/$(NAME)/spec.toml --out runs --name $(NAME)
+	$(BIN)/balance report runs/$(NAME) --out reports/$(NAME)
+
+clean:
+	rm -rf runs .pytest_cache

@@ -1,0 +1,13 @@
+"""Balance lab: run card-game simulations, store Parquet, compute metrics, write reports.
+
+The Python API mirrors the CLI: ``run`` / ``resume`` (``balance run``), ``load_run``,
+``write_report`` (``balance report``), ``run_pair`` + ``write_compare_report``
+(``balance compare``), ``replay`` (``balance replay``) and ``metrics``.
+"""
+
+from balance.io import Run, load_run
+from balance.replay import replay
+from balance.run import resume, run
+from balance.spec import RunSpec, SpecError, read_spec
+
+__all__ = ["Run", "RunSpec", "SpecError", "load_run", "read_spec", "replay", "resume", "run"]

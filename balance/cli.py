@@ -1,0 +1,284 @@
+"""The ``balance`` command line: thin wrappers over the Python API (one command each)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from balance.spec import DEFAULT_CHUNK, RunSpec, SpecError, read_spec
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn our input errors into one-line ``click`` errors (no traceback)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from balance.io import RunError
+        from sims.core import CardDataError, ParamError
+
+        try:
+            return func(*args, **kwargs)
+        except (SpecError, RunError, CardDataError, ParamError) as exc:
+            raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
+
+    return wrapper
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
+    return tuple(v.strip() for v in value.split(",") if v.strip()) if value else None
+
+
+def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+    out = {}
+    for item in values:
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip():
+            raise SpecError(f"{what} {item!r} must look like KEY=VALUE")
+        out[key.strip()] = val.strip()
+    return out
+
+
+def _weights(values: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for key, val in _pairs(values, "--weight").items():
+        bot, dot, name = key.partition(".")
+        if not dot:
+            raise SpecError(f"--weight {key}={val} must look like BOT.WEIGHT=NUMBER, e.g. greedy.w_score=2")
+        try:
+            out.setdefault(bot, {})[name] = float(val)
+        except ValueError:
+            raise SpecError(f"--weight {key}: {val!r} is not a number") from None
+    return out
+
+
+def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options shared by ``run`` and ``compare`` (one per ``RunSpec`` field)."""
+    options = [
+        click.option("--game", "-g", help="Game to simulate (see `balance games`).", default=None),
+        click.option("-n", "--n-games", type=int, default=None, help="Number of games [default 10000]."),
+        click.option("--seed", type=int, default=None, help="Root seed; game g uses hash(seed, g) [default 1]."),
+        click.option("--bots", default=None, help="Bot per seat, comma-separated [default greedy,greedy]."),
+        click.option("--param", "-p", "params", multiple=True, help="Rule override KEY=VALUE (repeatable)."),
+        click.option("--weight", "weights", multiple=True, help="Bot weight BOT.KEY=VALUE (repeatable)."),
+        click.option("--cards", "cards_file", default=None, help="Card pool CSV instead of the game's own."),
+        click.option("--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."),
+        click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
+        click.option("--tables", default=None, help="Tables to record [default games,seats,cards,turns]."),
+        click.option("--workers", "-w", type=int, default=None, help="Processes [default 1]."),
+        click.option("--chunk-size", type=int, default=None, help=f"Games per chunk [default {DEFAULT_CHUNK}]."),
+        click.option("--out", "-o", default=None, help="Directory for runs [default runs]."),
+        click.option("--name", default=None, help="Run id (directory name) instead of a generated one."),
+        click.option("--cluster", default=None, help="Dask scheduler address, or 'local' for a LocalCluster."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def build_spec(spec_file: str | None, **flags: Any) -> RunSpec:
+    """Merge a TOML spec (if any) with explicitly given flags into a ``RunSpec``."""
+    spec = read_spec(spec_file) if spec_file else None
+    values: dict[str, Any] = {
+        "game": flags["game"],
+        "n_games": flags["n_games"],
+        "seed": flags["seed"],
+        "bots": _split(flags["bots"]),
+        "cards_file": flags["cards_file"],
+        "decks_file": flags["decks_file"],
+        "deck_names": _split(flags["deck_names"]),
+        "tables": _split(flags["tables"]),
+        "workers": flags["workers"],
+        "chunk_size": flags["chunk_size"],
+        "out": flags["out"],
+        "name": flags["name"],
+        "cluster": flags["cluster"],
+        "variant": flags.get("variant"),
+    }
+    given = {k: v for k, v in values.items() if v is not None}
+    if spec is None:
+        if "game" not in given:
+            raise SpecError("give --game (see `balance games`) or a spec file")
+        spec = RunSpec(game=given.pop("game"))
+    params = {**spec.params, **_pairs(flags["params"], "--param")}
+    weights = {**spec.bot_weights, **_weights(flags["weights"])}
+    return replace(spec, **given, params=params, bot_weights=weights)
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="balance-lab")
+def cli() -> None:
+    """Balance lab: simulate card games between bots, store Parquet, report balance.
+
+    \b
+    Example:
+      balance games
+      balance run --game cardinger -n 100000 --seed 1 --bots greedy,greedy --workers 2
+      balance report runs/<run_id>
+    """
+
+
+@cli.command(context_settings=CONTEXT)
+def games() -> None:
+    """List games with their variants, bots, parameters and card pools.
+
+    \b
+    Example:
+      balance games
+    """
+    import sims
+
+    for name in sims.available():
+        game = sims.load(name)
+        click.secho(f"{name}  (rules_version {game.rules_version}, {game.seats} seat(s))", bold=True)
+        click.echo(f"  {game.summary}")
+        click.echo(f"  card pool: {game.cards_path}")
+        click.echo(f"  bots: {', '.join(game.bots)}")
+        click.echo("  variants:")
+        for vname, variant in game.variants.items():
+            default = " (default)" if vname == game.default_variant else ""
+            runnable = "" if variant.runnable else " [not runnable]"
+            click.echo(f"    {vname}{default}{runnable}: {variant.note}")
+        click.echo("  parameters (modern defaults):")
+        for key, value in game.describe_params(game.params).items():
+            click.echo(f"    {key} = {value}")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("spec_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--variant", "-v", default=None, help="Named rule variant [default: the game's modern rules].")
+@run_options
+@click.option("--resume", "resume_dir", default=None, type=click.Path(file_okay=False), help="Finish an interrupted run.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@friendly
+def run(spec_file: str | None, resume_dir: str | None, quiet: bool, **flags: Any) -> None:
+    """Simulate games and write a results dataset (Parquet) under --out.
+
+    Flags override the values of SPEC_FILE (a TOML run spec). The same seed gives the
+    same tables whatever --workers and --chunk-size.
+
+    \b
+    Example:
+      balance run --game cardinger --variant modern -n 1000000 --seed 1 --bots greedy,greedy --workers 2
+      balance run reports/demo/spec.toml
+      balance run --resume runs/cardinger-modern-20261122-153000-ab12
+    """
+    from balance import run as api
+
+    if resume_dir:
+        path = api.resume(resume_dir, progress=not quiet, workers=flags["workers"])
+    else:
+        path = api.run(build_spec(spec_file, **flags), progress=not quiet)
+    click.echo(str(path))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--out", "-o", default=None, help="Report directory [default reports/<run id>].")
+@friendly
+def report(run_dir: str, out: str | None) -> None:
+    """Write an HTML report (index.html, charts embedded) and PNGs for a run.
+
+    \b
+    Example:
+      balance report runs/cardinger-modern-20261122-153000-ab12 --out reports/demo
+    """
+    from balance.io import load_run
+    from balance.report import write_report
+
+    loaded = load_run(run_dir)
+    path = write_report(loaded, Path(out) if out else Path("reports") / loaded.name)
+    click.echo(str(path))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("runs", nargs=-1, type=click.Path(file_okay=False))
+@click.option("--variants", default=None, help="Two variants to run and compare, e.g. modern,digital.")
+@run_options
+@click.option("--report-dir", default=None, help="Report directory [default reports/<a>-vs-<b>].")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@friendly
+def compare(runs: tuple[str, ...], variants: str | None, report_dir: str | None, quiet: bool, **flags: Any) -> None:
+    """Compare two rule variants (or card pools) on paired seeds: every metric A vs B with Δ and 95 % CI.
+
+    Either give two existing runs (same game, seed and size), or let it run both: with
+    --variants A,B and/or --cards A.csv,B.csv plus the usual run options.
+
+    \b
+    Example:
+      balance compare --game cardinger --variants modern,digital -n 200000 --seed 1 --workers 2
+      balance compare --game cardinger --variants modern,modern --cards a.csv,b.csv -n 100000
+      balance compare runs/a runs/b
+    """
+    from balance.compare import check_paired, run_pair
+    from balance.io import load_run
+    from balance.report import write_compare_report
+
+    if runs and (variants or flags["game"]):
+        raise SpecError("give either two run directories or --game/--variants, not both")
+    if runs:
+        if len(runs) != 2:
+            raise SpecError(f"compare needs exactly two run directories, got {len(runs)}")
+        dir_a, dir_b = Path(runs[0]), Path(runs[1])
+    else:
+        pair = _split(variants) or ()
+        if len(pair) != 2:
+            raise SpecError("--variants needs two names, e.g. --variants modern,digital")
+        cards = _split(flags.pop("cards_file")) or (None, None)
+        if len(cards) == 1:
+            cards = (cards[0], cards[0])
+        base = build_spec(None, **flags, cards_file=None)
+        dir_a, dir_b = run_pair(base, (pair[0], pair[1]), (cards[0], cards[1]), progress=not quiet)
+    a, b = load_run(dir_a), load_run(dir_b)
+    check_paired(a, b)
+    label_a, label_b = a.manifest["variant"], b.manifest["variant"]
+    if label_a == label_b:
+        label_a, label_b = a.name, b.name
+    out = Path(report_dir) if report_dir else Path("reports") / f"{a.name}-vs-{b.name}"
+    click.echo(str(write_compare_report(a, b, out, label_a=label_a, label_b=label_b)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.argument("game", type=int)
+@friendly
+def replay(run_dir: str, game: int) -> None:
+    """Print a readable turn-by-turn log of one game of a run (re-simulated from its seed).
+
+    \b
+    Example:
+      balance replay runs/cardinger-modern-20261122-153000-ab12 42
+    """
+    from balance.replay import replay as api
+
+    for line in api(run_dir, game):
+        click.echo(line)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--game", "-g", default="cardinger", show_default=True, help="Game to benchmark.")
+@click.option("--games-per-pairing", type=int, default=200_000, show_default=True, help="Games per bot pairing.")
+@click.option("--end-to-end", "e2e", type=int, default=1_000_000, show_default=True,
+              help="Games for the run -> report timing (0 to skip).")
+@click.option("--workers", "-w", type=int, default=2, show_default=True, help="Processes for the end-to-end run.")
+@friendly
+def bench(game: str, games_per_pairing: int, e2e: int, workers: int) -> None:
+    """Print speed figures: games/s per core per bot pairing and run -> report seconds.
+
+    Never asserts on time: it measures and prints.
+
+    \b
+    Example:
+      balance bench --game cardinger --games-per-pairing 100000 --end-to-end 1000000
+    """
+    from balance.bench import bench_game
+
+    bench_game(game, games_per_pairing=games_per_pairing, end_to_end=e2e, workers=workers, echo=click.echo)

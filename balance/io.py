@@ -1,0 +1,158 @@
+"""Run directories: record arrays -> Parquet parts, manifest, dimension tables; and back.
+
+Layout of ``runs/<run_id>/`` (DESIGN.md: Results dataset)::
+
+    manifest.json        spec, root seed, chunking, rules_version, versions, per-chunk status
+    params.json          the rule parameters by name
+    cards.parquet        card dimension: card (id), name, the pool's numeric and text columns
+    bots.parquet         seat, bot, bot_id, weights (JSON)
+    games/part-NNNNN.parquet   one part per chunk (likewise seats/, cards/, turns/)
+
+Parquet columns are the kernel record fields (``GameSpec.tables``) with these changes:
+enum-coded columns (``GameSpec.enums``) become strings, ``seats.bot`` becomes the bot
+name, fixed-size array fields (``seats.deck``) become lists without their -1 padding,
+and ``games`` gains ``run_id``, ``variant`` and ``chunk``. Parts are written to a
+temporary name and renamed when complete, so a reader never sees a torn file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sims.core import TABLES
+
+MANIFEST = "manifest.json"
+PART = "part-{:05d}.parquet"
+COMPRESSION = "zstd"
+COMPRESSION_LEVEL = 1
+
+
+@dataclass(frozen=True)
+class Run:
+    """A results dataset on disk, opened lazily.
+
+    ``games``/``seats``/``cards``/``turns`` are ``pl.LazyFrame`` scans over the parts
+    (``None`` when the table was switched off); ``card_dim`` is the card dimension table.
+    """
+
+    path: Path
+    manifest: dict[str, Any]
+    games: pl.LazyFrame
+    seats: pl.LazyFrame
+    cards: pl.LazyFrame | None
+    turns: pl.LazyFrame | None
+    card_dim: pl.DataFrame
+
+    @property
+    def name(self) -> str:
+        """Return the run id."""
+        return str(self.manifest.get("run_id", self.path.name))
+
+
+class RunError(ValueError):
+    """A run directory is missing, incomplete or not a run."""
+
+
+def load_run(path: Path | str) -> Run:
+    """Open the run at ``path``; raise ``RunError`` if it is not a complete run."""
+    path = Path(path)
+    manifest_path = path / MANIFEST
+    if not manifest_path.is_file():
+        raise RunError(f"{path}: not a run directory (no {MANIFEST})")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except json.JSONDecodeError as exc:
+        raise RunError(f"{manifest_path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+    pending = [c["index"] for c in manifest.get("chunks", []) if c.get("status") != "done"]
+    if pending:
+        raise RunError(f"{path}: run is incomplete ({len(pending)} chunks missing); finish it with --resume {path}")
+    frames: dict[str, pl.LazyFrame | None] = {}
+    for table in TABLES:
+        parts = sorted((path / table).glob("part-*.parquet"))
+        frames[table] = pl.scan_parquet(parts) if parts else None
+    if frames["games"] is None or frames["seats"] is None:
+        raise RunError(f"{path}: run has no games")
+    return Run(
+        path=path,
+        manifest=manifest,
+        games=frames["games"],
+        seats=frames["seats"],
+        cards=frames["cards"],
+        turns=frames["turns"],
+        card_dim=pl.read_parquet(path / "cards.parquet"),
+    )
+
+
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """Write ``data`` as JSON atomically (temporary file, then rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def _column(records: np.ndarray, field: str) -> pa.Array:
+    values = records[field]
+    if values.ndim == 2:  # fixed-size array field -> list without -1 padding
+        flat = values.ravel()
+        keep = flat >= 0
+        lengths = keep.reshape(values.shape).sum(axis=1)
+        offsets = np.zeros(len(values) + 1, dtype=np.int32)
+        np.cumsum(lengths, out=offsets[1:])
+        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.ascontiguousarray(flat[keep])))
+    return pa.array(np.ascontiguousarray(values))
+
+
+def records_to_table(
+    records: np.ndarray,
+    *,
+    enums: Mapping[str, Any] | None = None,
+    names: Mapping[str, Sequence[str]] | None = None,
+    constants: Mapping[str, Any] | None = None,
+) -> pa.Table:
+    """Convert a kernel record array to an Arrow table (see module docstring).
+
+    ``enums`` maps a column to its IntEnum (codes -> lower-case names); ``names`` maps a
+    column to a sequence of labels indexed by its codes; ``constants`` adds columns with
+    one value for every row.
+    """
+    columns: dict[str, pa.Array] = {}
+    for field in records.dtype.names or ():
+        if enums and field in enums:
+            labels = [m.name.lower() for m in sorted(enums[field], key=int)]
+            columns[field] = _labelled(records[field], labels)
+        elif names and field in names:
+            columns[field] = _labelled(records[field], list(names[field]))
+        else:
+            columns[field] = _column(records, field)
+    for key, value in (constants or {}).items():
+        if isinstance(value, int):
+            columns[key] = pa.array(np.full(len(records), value, dtype=np.int32))
+        else:
+            columns[key] = _labelled(np.zeros(len(records), dtype=np.int32), [value])
+    return pa.table(columns)
+
+
+def _labelled(codes: np.ndarray, labels: Sequence[Any]) -> pa.Array:
+    """Return ``labels[codes]`` as a plain Arrow array (Parquet dictionary-encodes it)."""
+    dictionary = pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(list(labels)))
+    return dictionary.dictionary_decode()
+
+
+def write_part(table: pa.Table, directory: Path, index: int) -> Path:
+    """Write one chunk's part atomically; rewriting the same chunk gives the same bytes."""
+    directory.mkdir(parents=True, exist_ok=True)
+    final = directory / PART.format(index)
+    tmp = directory / (f".{final.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, compression=COMPRESSION, compression_level=COMPRESSION_LEVEL)
+    os.replace(tmp, final)
+    return final

@@ -1,0 +1,285 @@
+"""Run orchestration: split games into chunks, play them in processes, write Parquet.
+
+Game ``g`` is seeded by ``hash(root_seed, g)`` inside the kernel, so the tables do not
+depend on chunk size or worker count. Each chunk writes its parts atomically and is
+then marked ``done`` in ``manifest.json``; ``resume`` replays only the chunks not marked
+done, so an interrupted run finishes without lost or duplicated games.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import multiprocessing as mp
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import replace
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from balance import io
+from balance.spec import Resolved, RunSpec, SpecError, resolve
+from sims.core import TABLES
+
+
+def run(spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None) -> Path:
+    """Play ``spec`` and write its results dataset; return the run directory.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> path = run(RunSpec(game="cardinger", n_games=200, seed=7, out=out, name="doc"))
+    >>> load_run = __import__("balance.io", fromlist=["load_run"]).load_run
+    >>> load_run(path).games.collect().height
+    200
+    """
+    resolved = resolve(spec)
+    run_dir = run_dir or Path(spec.out) / (spec.name or make_run_id(resolved))
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise SpecError(f"{run_dir}: already exists; choose another --name/--out or --resume it")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = new_manifest(resolved, run_dir.name)
+    _write_dimensions(resolved, run_dir, manifest)
+    _execute(resolved, run_dir, manifest, progress)
+    return run_dir
+
+
+def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None = None) -> Path:
+    """Finish the chunks of an interrupted run that are not marked done; return its path."""
+    run_dir = Path(run_dir)
+    path = run_dir / io.MANIFEST
+    if not path.is_file():
+        raise SpecError(f"{run_dir}: not a run directory (no {io.MANIFEST})")
+    manifest = io.json.loads(path.read_text())
+    spec = RunSpec.from_dict(manifest["spec"], source=str(path))
+    if workers:
+        spec = replace(spec, workers=workers)
+    resolved = resolve(spec)
+    if resolved.game.rules_version != manifest["rules_version"]:
+        raise SpecError(
+            f"{path}: run used rules_version {manifest['rules_version']}, code has "
+            f"{resolved.game.rules_version}; results cannot be pooled — start a new run"
+        )
+    if pool_digest(resolved) != manifest["pool"]["sha256"]:
+        raise SpecError(f"{path}: the card pool changed since this run started; start a new run")
+    for tmp in run_dir.glob("*/.part-*.tmp"):
+        tmp.unlink()
+    _execute(resolved, run_dir, manifest, progress)
+    return run_dir
+
+
+def make_run_id(resolved: Resolved) -> str:
+    """Return a readable unique id: ``<game>-<variant>-<YYYYmmdd-HHMM>-<4 hex>``."""
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    salt = hashlib.sha1(f"{resolved.spec}{time.time_ns()}".encode()).hexdigest()[:4]
+    return f"{resolved.game.name}-{resolved.variant}-{stamp}-{salt}"
+
+
+def pool_digest(resolved: Resolved) -> str:
+    """Return a SHA-256 of the prepared card pool and fixed decks (what the kernel sees)."""
+    digest = hashlib.sha256(resolved.pool.table.tobytes())
+    digest.update("\0".join(resolved.pool.names).encode())
+    digest.update(resolved.decks.tobytes())
+    return digest.hexdigest()
+
+
+def chunk_bounds(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """Split ``[0, n_games)`` into ``(first_game, n)`` chunks of at most ``chunk_size``."""
+    return [(g, min(chunk_size, n_games - g)) for g in range(0, n_games, chunk_size)]
+
+
+def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
+    """Return the manifest of a fresh run (every chunk pending)."""
+    spec, game = resolved.spec, resolved.game
+    return {
+        "run_id": run_id,
+        "game": game.name,
+        "variant": resolved.variant,
+        "rules_version": game.rules_version,
+        "n_games": spec.n_games,
+        "root_seed": spec.seed,
+        "bots": list(spec.bots),
+        "bot_weights": {b: dict(zip(game.bot_params[b]._fields, w.tolist(), strict=True)) for b, w in zip(spec.bots, resolved.weights, strict=True)},
+        "params": game.describe_params(resolved.params),
+        "tables": list(spec.tables),
+        "chunk_size": spec.chunk_size,
+        "pool": {"path": str(resolved.pool.path), "n_cards": len(resolved.pool), "sha256": pool_digest(resolved)},
+        "spec": spec.to_dict(),
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "versions": _versions(),
+        "git": _git_revision(),
+        "chunks": [
+            {"index": i, "first_game": g, "n_games": n, "status": "pending"}
+            for i, (g, n) in enumerate(chunk_bounds(spec.n_games, spec.chunk_size))
+        ],
+    }
+
+
+def _write_dimensions(resolved: Resolved, run_dir: Path, manifest: dict[str, Any]) -> None:
+    import polars as pl
+
+    pool = resolved.pool
+    columns: dict[str, Any] = {"card": list(range(len(pool))), "name": list(pool.names)}
+    for field in pool.table.dtype.names or ():
+        columns[field.rstrip("_")] = pool.table[field]
+    for key, values in pool.text.items():
+        columns.setdefault(key, list(values))
+    pl.DataFrame(columns).with_columns(pl.col("card").cast(pl.Int16)).write_parquet(run_dir / "cards.parquet")
+    bots = manifest["bots"]
+    pl.DataFrame(
+        {
+            "seat": list(range(len(bots))),
+            "bot": bots,
+            "bot_id": resolved.bot_ids.tolist(),
+            "weights": [io.json.dumps(manifest["bot_weights"][b]) for b in bots],
+        }
+    ).write_parquet(run_dir / "bots.parquet")
+    io.write_json(run_dir / "params.json", manifest["params"])
+    io.write_json(run_dir / io.MANIFEST, manifest)
+
+
+_RESOLVED: dict[str, Resolved] = {}
+
+
+def _resolved(spec: RunSpec) -> Resolved:
+    """Resolve ``spec`` once per process (workers receive the plain spec, not kernels)."""
+    key = io.json.dumps(spec.to_dict(), sort_keys=True)
+    if key not in _RESOLVED:
+        _RESOLVED[key] = resolve(spec)
+    return _RESOLVED[key]
+
+
+def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, first: int, n: int) -> dict[str, Any]:
+    """Play one chunk and write its Parquet parts; return a small summary (picklable)."""
+    start = time.perf_counter()
+    resolved = _resolved(spec)
+    game = resolved.game
+    records = game.play_chunk(
+        resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights,
+        spec.seed, first, n, tables=spec.tables,
+    )  # fmt: skip
+    played = time.perf_counter()
+    enums = game.enums
+    for table, recs in records.items():
+        names = {"bot": game.bots} if table == "seats" else None
+        constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else None
+        arrow = io.records_to_table(recs, enums=enums.get(table), names=names, constants=constants)
+        io.write_part(arrow, run_dir / table, index)
+    return {"index": index, "n_games": n, "play_s": played - start, "write_s": time.perf_counter() - played}
+
+
+def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progress: bool) -> None:
+    pending = [c for c in manifest["chunks"] if c["status"] != "done"]
+    total = sum(c["n_games"] for c in manifest["chunks"])
+    bar = Progress(total, total - sum(c["n_games"] for c in pending), enabled=progress)
+    spec = resolved.spec
+    for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, spec.workers, spec.cluster):
+        chunk = manifest["chunks"][summary["index"]]
+        chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
+        io.write_json(run_dir / io.MANIFEST, manifest)
+        bar.advance(summary["n_games"])
+    bar.close()
+    manifest["completed"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    manifest["wall_s"] = round(bar.elapsed, 3)
+    io.write_json(run_dir / io.MANIFEST, manifest)
+
+
+def _map_chunks(
+    resolved: Resolved, run_dir: Path, run_id: str, chunks: list[dict[str, Any]], workers: int, cluster: str | None
+) -> Iterable[dict[str, Any]]:
+    _RESOLVED[io.json.dumps(resolved.spec.to_dict(), sort_keys=True)] = resolved
+    args = [(resolved.spec, run_dir, run_id, c["index"], c["first_game"], c["n_games"]) for c in chunks]
+    if cluster:
+        yield from _on_dask(cluster, args)
+        return
+    if workers == 1 or len(args) <= 1:
+        for a in args:
+            yield play_chunk_to_parts(*a)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        yield from _as_completed(pool, args)
+
+
+def _as_completed(executor: Executor, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
+    futures: list[Future[dict[str, Any]]] = [executor.submit(play_chunk_to_parts, *a) for a in args]
+    for future in as_completed(futures):
+        yield future.result()
+
+
+def _on_dask(cluster: str, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
+    """Run chunks on a Dask cluster (``local`` starts a LocalCluster); chunks are idempotent."""
+    from dask.distributed import Client, LocalCluster
+
+    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True) if cluster == "local" else None
+    with Client(local if local is not None else cluster) as client:
+        yield from _as_completed(client.get_executor(pure=False), args)
+    if local is not None:
+        local.close()
+
+
+class Progress:
+    """A one-line progress bar on stderr: games done, games/s and ETA."""
+
+    def __init__(self, total: int, done: int = 0, *, enabled: bool = True, write: Callable[[str], Any] | None = None):
+        """Start timing ``total`` games, ``done`` of which are already complete."""
+        self.total, self.done, self.enabled = total, done, enabled
+        self.start_done = done
+        self.t0 = time.perf_counter()
+        self.write = write or sys.stderr.write
+        self.width = shutil.get_terminal_size((80, 20)).columns
+
+    @property
+    def elapsed(self) -> float:
+        """Return seconds since start."""
+        return time.perf_counter() - self.t0
+
+    def advance(self, n: int) -> None:
+        """Record ``n`` more games and redraw."""
+        self.done += n
+        if not self.enabled:
+            return
+        rate = (self.done - self.start_done) / max(self.elapsed, 1e-9)
+        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+        filled = int(30 * self.done / self.total)
+        line = (
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/{self.total:,} games"
+            f"  {rate:,.0f} games/s  ETA {eta:,.0f} s"
+        )
+        self.write(line[: self.width])
+
+    def close(self) -> None:
+        """Finish the line."""
+        if self.enabled:
+            self.write(f"\n{self.done:,} games in {self.elapsed:.1f} s\n")
+
+
+def _versions() -> dict[str, str]:
+    names = ("numpy", "numba", "polars", "pyarrow", "balance-lab")
+    found = {"python": platform.python_version()}
+    for name in names:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def _git_revision() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
+        )
+        dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, cwd=Path(__file__).parent)
+        return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+__all__ = ["TABLES", "Progress", "chunk_bounds", "resume", "run"]

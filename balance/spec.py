@@ -1,0 +1,187 @@
+"""``RunSpec``: what to simulate, from CLI flags or a TOML file, validated up front.
+
+Every error is one ``SpecError`` line naming the file (and key or line) and what is
+wrong, raised before anything is written.
+
+A spec file looks like::
+
+    game = "cardinger"
+    variant = "modern"
+    n_games = 200000
+    seed = 1
+    bots = ["greedy", "greedy"]   # one per seat
+    workers = 2
+    tables = ["games", "seats", "cards", "turns"]
+
+    [params]                      # rule overrides on top of the variant
+    max_turns = 300
+
+    [bot_weights.greedy]          # bot weight overrides
+    w_score = 2.0
+
+    [decks]                       # fixed decks (sets deck_builder = fixed)
+    file = "decks.csv"            # CSV: deck,card
+    seats = ["bees", "pirates"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import sims
+from sims.core import TABLES, CardDataError, GameSpec, ParamError
+
+DEFAULT_CHUNK = 50_000
+
+
+class SpecError(ValueError):
+    """A run spec, flag or referenced file is invalid; the message is one line."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A fully described run: game, rules, cards, bots, size and seed."""
+
+    game: str
+    variant: str | None = None
+    n_games: int = 10_000
+    seed: int = 1
+    bots: tuple[str, ...] = ("greedy", "greedy")
+    params: Mapping[str, Any] = field(default_factory=dict)
+    bot_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    cards_file: str | None = None
+    decks_file: str | None = None
+    deck_names: tuple[str, ...] = ()
+    tables: tuple[str, ...] = TABLES
+    workers: int = 1
+    chunk_size: int = DEFAULT_CHUNK
+    out: str = "runs"
+    name: str | None = None
+    cluster: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the spec as plain data (for the manifest; ``from_dict`` inverts it)."""
+        data = asdict(self)
+        data["params"] = dict(self.params)
+        data["bot_weights"] = {k: dict(v) for k, v in self.bot_weights.items()}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "spec") -> RunSpec:
+        """Build a spec from plain data, rejecting unknown keys and wrong types."""
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SpecError(f"{source}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
+        values = dict(data)
+        for key in ("bots", "tables", "deck_names"):
+            if key in values:
+                values[key] = _names(values[key], f"{source}: key {key!r}")
+        for key in ("n_games", "seed", "workers", "chunk_size"):
+            if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
+                raise SpecError(f"{source}: key {key!r} must be a whole number, got {values[key]!r}")
+        for key in ("params", "bot_weights"):
+            if key in values and not isinstance(values[key], Mapping):
+                raise SpecError(f"{source}: key {key!r} must be a table")
+        return cls(**values)
+
+
+def _names(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise SpecError(f"{where} must be a list of names, got {value!r}")
+
+
+def read_spec(path: Path | str) -> RunSpec:
+    """Read a TOML run spec; relative file paths in it are resolved next to it."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read spec ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: invalid TOML: {exc}") from None
+    decks = data.pop("decks", None)
+    if decks is not None:
+        if not isinstance(decks, Mapping) or set(decks) - {"file", "seats"} or "file" not in decks:
+            raise SpecError(f"{path}: [decks] needs 'file' (CSV deck,card) and optional 'seats' (deck names per seat)")
+        data["decks_file"] = decks["file"]
+        data["deck_names"] = decks.get("seats", [])
+    if "n" in data:
+        data["n_games"] = data.pop("n")
+    spec = RunSpec.from_dict(data, source=str(path))
+    for key in ("cards_file", "decks_file"):
+        value = getattr(spec, key)
+        if value and not Path(value).is_absolute():
+            spec = replace(spec, **{key: str(path.parent / value)})
+    return spec
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A spec checked against its game: kernel inputs ready to play."""
+
+    spec: RunSpec
+    game: GameSpec
+    variant: str
+    params: Any
+    pool: Any
+    decks: Any
+    bot_ids: Any
+    weights: Any
+
+
+def resolve(spec: RunSpec) -> Resolved:
+    """Validate ``spec`` against its game and build the kernel inputs; raise ``SpecError``."""
+    import numpy as np
+
+    from sims.core import load_decks
+
+    if spec.game not in sims.GAMES:
+        raise SpecError(f"unknown game {spec.game!r}; known games: {', '.join(sims.available())}")
+    game = sims.load(spec.game)
+    variant = spec.variant or game.default_variant
+    if spec.n_games < 1:
+        raise SpecError(f"n_games must be at least 1, got {spec.n_games}")
+    if spec.workers < 1 or spec.chunk_size < 1:
+        raise SpecError("workers and chunk_size must be at least 1")
+    bad_tables = [t for t in spec.tables if t not in TABLES]
+    if bad_tables or not {"games", "seats"} <= set(spec.tables):
+        raise SpecError(f"tables must include games and seats and be among {', '.join(TABLES)}; got {', '.join(spec.tables)}")
+    if len(spec.bots) != game.seats:
+        raise SpecError(f"{spec.game} has {game.seats} seat(s); --bots needs {game.seats} name(s), got {len(spec.bots)}")
+    overrides = dict(spec.params)
+    if spec.decks_file:
+        overrides.setdefault("deck_builder", "fixed")
+    try:
+        params = game.make_params(variant, overrides)
+        weights = np.stack([game.make_weights(b, spec.bot_weights.get(b)) for b in spec.bots])
+        pool = game.prepare_pool(game.load_pool(Path(spec.cards_file) if spec.cards_file else game.cards_path), params)
+        decks = np.zeros((game.seats, params.deck_size), dtype=np.int16)
+        if spec.decks_file:
+            decks = _fixed_decks(spec, pool, params.deck_size, load_decks)
+    except (ParamError, CardDataError) as exc:
+        raise SpecError(str(exc)) from None
+    bot_ids = np.array([game.bots.index(b) for b in spec.bots], dtype=np.int64)
+    return Resolved(spec, game, variant, params, pool, decks, bot_ids, weights)
+
+
+def _fixed_decks(spec: RunSpec, pool: Any, deck_size: int, load_decks: Any) -> Any:
+    import numpy as np
+
+    decks = load_decks(spec.decks_file, pool, deck_size)
+    names = spec.deck_names or tuple(decks)[: len(spec.bots)]
+    if len(names) == 1:
+        names = names * len(spec.bots)
+    if len(names) != len(spec.bots):
+        raise SpecError(f"{spec.decks_file}: need one deck per seat ({len(spec.bots)}), found {len(names)}")
+    for name in names:
+        if name not in decks:
+            raise SpecError(f"{spec.decks_file}: no deck named {name!r}; decks in file: {', '.join(decks)}")
+    return np.stack([decks[n] for n in names])
