@@ -22,8 +22,9 @@ def games_per_second(spec: RunSpec, n_games: int, tables: tuple[str, ...]) -> fl
     return n_games / (time.perf_counter() - start)
 
 
-def bench_game(game: str, *, games_per_pairing: int, end_to_end: int, workers: int,
-               echo: Callable[[str], Any] = print) -> None:
+def bench_game(
+    game: str, *, games_per_pairing: int, end_to_end: int, workers: int, echo: Callable[[str], Any] = print
+) -> None:
     """Print games/s per core for every bot pairing, then run -> report wall seconds."""
     import sims
 

@@ -70,7 +70,9 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--param", "-p", "params", multiple=True, help="Rule override KEY=VALUE (repeatable)."),
         click.option("--weight", "weights", multiple=True, help="Bot weight BOT.KEY=VALUE (repeatable)."),
         click.option("--cards", "cards_file", default=None, help="Card pool CSV instead of the game's own."),
-        click.option("--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."),
+        click.option(
+            "--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."
+        ),
         click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
         click.option("--tables", default=None, help="Tables to record [default games,seats,cards,turns]."),
         click.option("--workers", "-w", type=int, default=None, help="Processes [default 1]."),
@@ -156,7 +158,9 @@ def games() -> None:
 @click.argument("spec_file", required=False, type=click.Path(dir_okay=False))
 @click.option("--variant", "-v", default=None, help="Named rule variant [default: the game's modern rules].")
 @run_options
-@click.option("--resume", "resume_dir", default=None, type=click.Path(file_okay=False), help="Finish an interrupted run.")
+@click.option(
+    "--resume", "resume_dir", default=None, type=click.Path(file_okay=False), help="Finish an interrupted run."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @friendly
 def run(spec_file: str | None, resume_dir: str | None, quiet: bool, **flags: Any) -> None:
@@ -266,8 +270,14 @@ def replay(run_dir: str, game: int) -> None:
 @cli.command(context_settings=CONTEXT)
 @click.option("--game", "-g", default="cardinger", show_default=True, help="Game to benchmark.")
 @click.option("--games-per-pairing", type=int, default=200_000, show_default=True, help="Games per bot pairing.")
-@click.option("--end-to-end", "e2e", type=int, default=1_000_000, show_default=True,
-              help="Games for the run -> report timing (0 to skip).")
+@click.option(
+    "--end-to-end",
+    "e2e",
+    type=int,
+    default=1_000_000,
+    show_default=True,
+    help="Games for the run -> report timing (0 to skip).",
+)
 @click.option("--workers", "-w", type=int, default=2, show_default=True, help="Processes for the end-to-end run.")
 @friendly
 def bench(game: str, games_per_pairing: int, e2e: int, workers: int) -> None:

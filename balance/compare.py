@@ -10,8 +10,13 @@ from balance.run import run
 from balance.spec import RunSpec, SpecError
 
 
-def run_pair(base: RunSpec, variants: tuple[str, str], cards: tuple[str | None, str | None] = (None, None), *,
-             progress: bool = False) -> tuple[Path, Path]:
+def run_pair(
+    base: RunSpec,
+    variants: tuple[str, str],
+    cards: tuple[str | None, str | None] = (None, None),
+    *,
+    progress: bool = False,
+) -> tuple[Path, Path]:
     """Run ``base`` under two variants (or card files) with the same seed; return both run dirs.
 
     Same root seed and game indices mean every game ``g`` starts from the same seed in

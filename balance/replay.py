@@ -28,7 +28,6 @@ def replay(run_dir: Path | str, game: int) -> list[str]:
             "the replay would not be the recorded game"
         )
     r = resolved
-    header = [
-        f"{manifest['run_id']} game {game}: {r.game.name} / {r.variant}, bots {' vs '.join(r.spec.bots)}, root seed {r.spec.seed}",
-    ]
+    bots = " vs ".join(r.spec.bots)
+    header = [f"{manifest['run_id']} game {game}: {r.game.name} / {r.variant}, bots {bots}, root seed {r.spec.seed}"]
     return header + r.game.replay(r.params, r.pool, r.decks, r.bot_ids, r.weights, r.spec.seed, game)

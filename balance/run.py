@@ -106,7 +106,10 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
         "n_games": spec.n_games,
         "root_seed": spec.seed,
         "bots": list(spec.bots),
-        "bot_weights": {b: dict(zip(game.bot_params[b]._fields, w.tolist(), strict=True)) for b, w in zip(spec.bots, resolved.weights, strict=True)},
+        "bot_weights": {
+            b: dict(zip(game.bot_params[b]._fields, w.tolist(), strict=True))
+            for b, w in zip(spec.bots, resolved.weights, strict=True)
+        },
         "params": game.describe_params(resolved.params),
         "tables": list(spec.tables),
         "chunk_size": spec.chunk_size,
@@ -276,7 +279,9 @@ def _git_revision() -> str:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
         )
-        dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, cwd=Path(__file__).parent)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain"], capture_output=True, text=True, cwd=Path(__file__).parent
+        )
         return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"

@@ -153,9 +153,13 @@ def resolve(spec: RunSpec) -> Resolved:
         raise SpecError("workers and chunk_size must be at least 1")
     bad_tables = [t for t in spec.tables if t not in TABLES]
     if bad_tables or not {"games", "seats"} <= set(spec.tables):
-        raise SpecError(f"tables must include games and seats and be among {', '.join(TABLES)}; got {', '.join(spec.tables)}")
+        raise SpecError(
+            f"tables must include games and seats and be among {', '.join(TABLES)}; got {', '.join(spec.tables)}"
+        )
     if len(spec.bots) != game.seats:
-        raise SpecError(f"{spec.game} has {game.seats} seat(s); --bots needs {game.seats} name(s), got {len(spec.bots)}")
+        raise SpecError(
+            f"{spec.game} has {game.seats} seat(s); --bots needs {game.seats} name(s), got {len(spec.bots)}"
+        )
     overrides = dict(spec.params)
     if spec.decks_file:
         overrides.setdefault("deck_builder", "fixed")

@@ -12,7 +12,16 @@ TABLES = ("games", "seats", "cards", "turns")
 CORE_COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("game", "seed", "first_seat", "winner", "turns", "end_reason"),
     "seats": ("game", "seat", "score", "won"),
-    "cards": ("game", "seat", "card", "won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played"),
+    "cards": (
+        "game",
+        "seat",
+        "card",
+        "won",
+        "in_opening_hand",
+        "first_drawn_turn",
+        "first_played_turn",
+        "times_played",
+    ),
     "turns": ("game", "turn", "seat"),
 }
 

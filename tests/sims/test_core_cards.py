@@ -39,7 +39,10 @@ def test_load_cards_fills_table_names_and_flags(tmp_path):
         ("name,cost,def,kw\nFootman,one,0,\n", ":2: column 'cost': 'one' is not a whole number"),
         ("name,cost,def,kw\nFootman,1,0,\nKnight,12,0,\n", ":3: column 'cost': 12 is outside 0..8"),
         ("name,cost,def,kw\nFootman,1,0,FLYING\n", ":2: column 'kw': unknown keyword 'FLYING'"),
-        ("name,cost,def,kw\nFootman,1,0,\nFootman,2,0,\n", ":3: column 'name': duplicate card 'Footman' (first on line 2)"),
+        (
+            "name,cost,def,kw\nFootman,1,0,\nFootman,2,0,\n",
+            ":3: column 'name': duplicate card 'Footman' (first on line 2)",
+        ),
         ("name,cost,def,kw\nFootman,1,0\n", ":2: expected 4 cells, found 3"),
         ("name,cost,def,kw\n", ": no cards"),
     ],

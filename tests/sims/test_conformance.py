@@ -1,0 +1,112 @@
+"""Conformance: every registered game gets these checks by being in ``sims.GAMES``."""
+
+import numpy as np
+import pytest
+
+import sims
+from sims.core import CORE_COLUMNS, NO_WINNER, TABLES
+
+GAMES = sims.available()
+
+
+def _inputs(game, bots):
+    params = game.make_params()
+    pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+    decks = np.zeros((game.seats, getattr(params, "deck_size", 1)), dtype=np.int16)
+    bot_ids = np.array([game.bots.index(b) for b in bots], dtype=np.int64)
+    weights = np.stack([game.make_weights(b) for b in bots])
+    return params, pool, decks, bot_ids, weights
+
+
+def _bot_lineups(game):
+    return [tuple([b] * game.seats) for b in game.bots]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_play_conserves_cards_and_takes_only_legal_actions(name, seed):
+    game = sims.load(name)
+    params, pool, decks, bot_ids, weights = _inputs(game, ("random",) * game.seats)
+    report = np.zeros(4, dtype=np.int64)
+    game.check_games(params, pool.table, decks, bot_ids, weights, np.uint64(seed), 0, 400, report)
+    decisions, conservation, illegal, unfinished = report.tolist()
+    assert decisions > 400
+    assert (conservation, illegal, unfinished) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_bot_plays_legal_conserving_games(name):
+    game = sims.load(name)
+    for lineup in _bot_lineups(game):
+        params, pool, decks, bot_ids, weights = _inputs(game, lineup)
+        report = np.zeros(4, dtype=np.int64)
+        game.check_games(params, pool.table, decks, bot_ids, weights, np.uint64(9), 0, 200, report)
+        assert report[1:].tolist() == [0, 0, 0], lineup
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_records_match_the_declared_schema_and_bounds(name):
+    game = sims.load(name)
+    params, pool, decks, bot_ids, weights = _inputs(game, ("random",) * game.seats)
+    out = game.play_chunk(params, pool, decks, bot_ids, weights, 4, 0, 300)
+    for table in TABLES:
+        assert out[table].dtype == game.tables[table]
+        assert set(CORE_COLUMNS[table]) <= set(out[table].dtype.names)
+    games = out["games"]
+    assert games["game"].tolist() == list(range(300))
+    assert set(np.unique(games["winner"])) <= {NO_WINNER, *range(game.seats)}
+    assert (games["turns"] >= 1).all()
+    if hasattr(params, "max_turns"):
+        assert (games["turns"] <= params.max_turns).all()
+        timeouts = games["winner"] == NO_WINNER
+        assert (games["turns"][timeouts] == params.max_turns).all()
+    assert len(out["seats"]) == 300 * game.seats
+    won = out["seats"]["won"].reshape(300, game.seats)
+    assert (won.sum(axis=1) == (games["winner"] != NO_WINNER)).all()
+    if hasattr(params, "target_score"):
+        for p in range(game.seats):
+            scores = games[f"score_{p}"]
+            assert (scores >= 0).all()
+            assert (scores[games["winner"] == p] >= params.target_score).all()
+            assert (scores[games["winner"] != p] < params.target_score).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_gives_identical_records_for_any_chunking(name):
+    game = sims.load(name)
+    params, pool, decks, bot_ids, weights = _inputs(game, tuple(game.bots[1:2]) * game.seats)
+    whole = game.play_chunk(params, pool, decks, bot_ids, weights, 77, 0, 240)
+    again = game.play_chunk(params, pool, decks, bot_ids, weights, 77, 0, 240)
+    first = game.play_chunk(params, pool, decks, bot_ids, weights, 77, 0, 97)
+    rest = game.play_chunk(params, pool, decks, bot_ids, weights, 77, 97, 143)
+    other = game.play_chunk(params, pool, decks, bot_ids, weights, 78, 0, 240)
+    for table in TABLES:
+        assert whole[table].tobytes() == again[table].tobytes()
+        assert whole[table].tobytes() == np.concatenate([first[table], rest[table]]).tobytes()
+    assert whole["games"].tobytes() != other["games"].tobytes()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_cards_and_turns_tables_can_be_switched_off_without_changing_games(name):
+    game = sims.load(name)
+    params, pool, decks, bot_ids, weights = _inputs(game, tuple(game.bots[1:2]) * game.seats)
+    full = game.play_chunk(params, pool, decks, bot_ids, weights, 5, 0, 150)
+    lean = game.play_chunk(params, pool, decks, bot_ids, weights, 5, 0, 150, tables=("games", "seats"))
+    assert set(lean) == {"games", "seats"}
+    assert lean["games"].tobytes() == full["games"].tobytes()
+    assert lean["seats"].tobytes() == full["seats"].tobytes()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_named_variants_resolve_and_play(name):
+    game = sims.load(name)
+    for variant, spec in game.variants.items():
+        if not spec.runnable:
+            continue
+        params = game.make_params(variant)
+        pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+        decks = np.zeros((game.seats, getattr(params, "deck_size", 1)), dtype=np.int16)
+        bots = np.zeros(game.seats, dtype=np.int64)
+        weights = np.stack([game.make_weights(game.bots[0])] * game.seats)
+        out = game.play_chunk(params, pool, decks, bots, weights, 1, 0, 50)
+        assert len(out["games"]) == 50, variant
