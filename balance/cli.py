@@ -175,12 +175,12 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, **flags: Any
       balance run reports/demo/spec.toml
       balance run --resume runs/cardinger-modern-20261122-153000-ab12
     """
-    from balance import run as api
+    from balance.run import resume, run_spec
 
     if resume_dir:
-        path = api.resume(resume_dir, progress=not quiet, workers=flags["workers"])
+        path = resume(resume_dir, progress=not quiet, workers=flags["workers"])
     else:
-        path = api.run(build_spec(spec_file, **flags), progress=not quiet)
+        path = run_spec(build_spec(spec_file, **flags), progress=not quiet)
     click.echo(str(path))
 
 

@@ -287,4 +287,6 @@ def _git_revision() -> str:
         return "unknown"
 
 
-__all__ = ["TABLES", "Progress", "chunk_bounds", "resume", "run"]
+run_spec = run  # unambiguous name for callers that import from the module
+
+__all__ = ["TABLES", "Progress", "chunk_bounds", "resume", "run", "run_spec"]

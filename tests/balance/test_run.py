@@ -1,16 +1,17 @@
 """Runs: determinism across workers and chunk sizes, resume, manifest, dimension tables."""
 
+import importlib
 from dataclasses import replace
 
 import polars as pl
 import pytest
 
 from balance import io
-from balance import run as run_module
 from balance.io import RunError, load_run
 from balance.run import chunk_bounds, resume, run
 from balance.spec import SpecError
 
+run_module = importlib.import_module("balance.run")  # the module; `balance.run` is the function
 SORT = {"games": ["game"], "seats": ["game", "seat"], "cards": ["game", "seat", "card"], "turns": ["game", "turn"]}
 
 
