@@ -153,6 +153,9 @@ def write_part(table: pa.Table, directory: Path, index: int) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     final = directory / PART.format(index)
     tmp = directory / (f".{final.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, compression=COMPRESSION, compression_level=COMPRESSION_LEVEL)
+    strings = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    # Dictionary-encode only the string columns: on the integer columns it costs ~30 % of
+    # the write time and zstd already shrinks them well.
+    pq.write_table(table, tmp, compression=COMPRESSION, compression_level=COMPRESSION_LEVEL, use_dictionary=strings)
     os.replace(tmp, final)
     return final
