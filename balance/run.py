@@ -23,6 +23,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from balance import io
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
@@ -84,7 +86,11 @@ def make_run_id(resolved: Resolved) -> str:
 
 def pool_digest(resolved: Resolved) -> str:
     """Return a SHA-256 of the prepared card pool and fixed decks (what the kernel sees)."""
-    digest = hashlib.sha256(resolved.pool.table.tobytes())
+    digest = hashlib.sha256()
+    table = resolved.pool.table
+    for field in table.dtype.names or ():  # field by field: padding bytes carry no meaning
+        digest.update(field.encode())
+        digest.update(np.ascontiguousarray(table[field]).tobytes())
     digest.update("\0".join(resolved.pool.names).encode())
     digest.update(resolved.decks.tobytes())
     return digest.hexdigest()

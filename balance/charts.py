@@ -1,0 +1,371 @@
+"""Charts of already-aggregated metric frames: ``plot_<thing>(df, *, ax=None) -> Axes``.
+
+Each function draws one tidy frame from :mod:`balance.metrics` onto ``ax`` (or onto a
+new figure sized for the data) and returns the axes; nothing is computed beyond
+scaling and sorting, and nothing is shown or saved. Figures are plain
+``matplotlib.figure.Figure`` objects (Agg canvas, no pyplot state, no display needed),
+drawn in the style of ``balance.mplstyle``. Titles state ``n`` and the interval level.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import matplotlib as mpl
+import matplotlib.style
+import numpy as np
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+STYLE = Path(__file__).with_name("balance.mplstyle")
+PALETTE: tuple[str, ...] = tuple(
+    mpl.rc_params_from_file(STYLE, use_default_template=False)["axes.prop_cycle"].by_key()["color"]
+)
+GREY = "#8c8c8c"
+RATE_LABELS = {
+    "gp_wr": "GP WR",
+    "oh_wr": "OH WR",
+    "gd_wr": "GD WR",
+    "gih_wr": "GIH WR",
+    "gns_wr": "GNS WR",
+    "played_wr": "Played WR",
+    "play_rate": "Play rate",
+    "iwd": "IWD",
+}
+PERSPECTIVE_LABELS = {"first_minus_second": "first seat − second seat", "winner_minus_loser": "winner − loser"}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def palette(keys: Iterable[Any]) -> dict[Any, str]:
+    """Return the colour of each key (seat number, bot name, ...): sorted keys take the style's colours in order.
+
+    Examples
+    --------
+    >>> palette(["greedy", "random"]) == {"greedy": PALETTE[0], "random": PALETTE[1]}
+    True
+    """
+    ordered = sorted(set(keys), key=lambda k: (str(type(k)), k))
+    return {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(ordered)}
+
+
+def _styled(func: F) -> F:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with mpl.style.context(STYLE):
+            return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+# Fixed margins in inches (two-line title on top, axis label below). A layout engine
+# (constrained/tight) would cost a second full draw on every savefig.
+_TOP, _BOTTOM, _LEFT, _RIGHT, _GAP = 0.62, 0.5, 0.8, 0.25, 1.05
+_CHAR = 0.065  # inches per character of an 8 pt tick label, to size the left margin
+
+
+@_styled
+def new_axes(width: float = 7.5, height: float = 4.0, *, nrows: int = 1, ncols: int = 1) -> list[Axes]:
+    """Return ``nrows x ncols`` axes (row by row) on a new Agg-backed figure in the report style.
+
+    Examples
+    --------
+    >>> [type(ax).__name__ for ax in new_axes(nrows=2)]
+    ['Axes', 'Axes']
+    """
+    fig = Figure(figsize=(width, height))
+    axes = list(np.atleast_1d(fig.subplots(nrows, ncols)).ravel())
+    panel = max((height - _TOP - _BOTTOM - _GAP * (nrows - 1)) / nrows, 0.3)
+    fig.subplots_adjust(
+        left=_LEFT / width,
+        right=1 - _RIGHT / width,
+        top=1 - _TOP / height,
+        bottom=_BOTTOM / height,
+        hspace=_GAP / panel,
+    )
+    return axes
+
+
+def _fit_labels(ax: Axes, labels: Sequence[str]) -> None:
+    """Widen the figure's left margin for long y tick labels (figures without a layout engine)."""
+    fig = ax.figure
+    if fig.get_layout_engine() is not None or not labels:
+        return
+    width = fig.get_size_inches()[0]
+    needed = (0.3 + _CHAR * max(len(label) for label in labels)) / width
+    if needed > fig.subplotpars.left:
+        fig.subplots_adjust(left=min(needed, 0.6))
+
+
+def _axes(ax: Axes | None, rows: int | None = None) -> Axes:
+    """Return ``ax``, or new axes sized for a chart of ``rows`` labelled rows (None: 7.5 x 4 in)."""
+    if ax is not None:
+        return ax
+    return new_axes(7.5, 4.0 if rows is None else max(2.2, 1.3 + (0.3 if rows < 8 else 0.17) * rows))[0]
+
+
+def _text(value: Any) -> str:
+    """Return ``value`` as a label that matplotlib prints literally (no mathtext)."""
+    return str(value).replace("$", r"\$")
+
+
+def _num(n: Any) -> str:
+    return f"{int(n):,}".replace(",", " ")
+
+
+def _forest(
+    ax: Axes, labels: Sequence[Any], est: Any, lo: Any, hi: Any, colours: Sequence[str], *, ref: float | None
+) -> None:
+    """Draw one row per label: a point at ``est`` with a bar from ``lo`` to ``hi`` (top row first)."""
+    y = np.arange(len(labels))[::-1]
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
+    colours = list(colours)
+    ax.hlines(y, lo, hi, colors=colours, linewidth=1.2)
+    ax.scatter(np.concatenate([lo, hi]), np.concatenate([y, y]), marker="|", s=30, c=colours + colours, linewidths=1.2)
+    ax.scatter(est, y, s=24, c=colours, zorder=3)
+    if ref is not None:
+        ax.axvline(ref, color=GREY, linewidth=0.9, linestyle="--", zorder=0)
+    ax.set_yticks(y, [_text(v) for v in labels])
+    _fit_labels(ax, [str(v) for v in labels])
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.grid(axis="y", visible=False)
+
+
+@_styled
+def plot_win_rates(df: pl.DataFrame, *, by: str = "bot", ax: Axes | None = None) -> Axes:
+    """Plot ``win_rates(..., by=by)``: win rate per group with its 95 % interval.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"bot": ["greedy", "random"], "n": [100, 100], "wins": [60, 38],
+    ...                    "rate": [0.6, 0.38], "lo": [0.50, 0.29], "hi": [0.69, 0.48]})
+    >>> plot_win_rates(df).get_title(loc="left").splitlines()
+    ['Win rate by bot', 'n = 200 seats, 95 % CI']
+    """
+    ax = _axes(ax, df.height)
+    labels = [f"{by} {v}" if by in ("seat", "position") else v for v in df[by].to_list()]
+    colours = [palette(df[by].to_list())[v] for v in df[by].to_list()]
+    _forest(ax, labels, df["rate"] * 100, df["lo"] * 100, df["hi"] * 100, colours, ref=50.0)
+    ax.set_xlabel("win rate (% of seats; timeouts count as not won)")
+    ax.set_title(f"Win rate by {by}\nn = {_num(df['n'].sum())} seats, 95 % CI")
+    return ax
+
+
+@_styled
+def plot_first_seat_advantage(df: pl.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Plot ``first_seat_advantage``: the first mover's share of decided games vs fair."""
+    ax = _axes(ax, df.height)
+    keys = [c for c in df.columns if c not in _FSA_COLUMNS]
+    labels = [" / ".join(str(r[k]) for k in keys) for r in df.iter_rows(named=True)] if keys else ["all games"]
+    _forest(
+        ax,
+        labels,
+        df["rate"] * 100,
+        df["lo"] * 100,
+        df["hi"] * 100,
+        [PALETTE[0]] * df.height,
+        ref=float(df["fair"][0]) * 100,
+    )
+    ax.set_xlabel("games won by the seat that moved first (% of decided games)")
+    ax.set_title(f"First-seat advantage\nn = {_num(df['n'].sum())} decided games, 95 % CI; dashed line = no advantage")
+    return ax
+
+
+_FSA_COLUMNS = {
+    "n_games",
+    "n",
+    "first_wins",
+    "rate",
+    "lo",
+    "hi",
+    "fair",
+    "advantage",
+    "advantage_lo",
+    "advantage_hi",
+    "significant",
+}
+
+
+def _summary_title(what: str, summary: pl.DataFrame | None, unit: str, n_label: str) -> str:
+    if summary is None or summary.height == 0 or summary["n"][0] == 0:
+        return what
+    s = summary.row(0, named=True)
+    return f"{what}\nmean {s['mean']:.2f} {unit} (95 % CI {s['lo']:.2f}–{s['hi']:.2f}), n = {_num(s['n'])} {n_label}"
+
+
+def _histogram(ax: Axes, df: pl.DataFrame, column: str, split: str | None) -> None:
+    groups = df[split].unique(maintain_order=True).sort().to_list() if split else [None]
+    colours = palette(groups)
+    bottom: dict[Any, float] = {}
+    for g in groups:
+        part = df.filter(pl.col(split) == g) if split else df
+        x = part[column].to_numpy()
+        base = np.array([bottom.get(v, 0.0) for v in x])
+        ax.bar(x, part["count"].to_numpy(), bottom=base, width=0.9, color=colours[g], label=_text(g) if split else None)
+        for v, c in zip(x, part["count"].to_numpy(), strict=True):
+            bottom[v] = bottom.get(v, 0.0) + c
+    if split and len(groups) > 1:
+        ax.legend(title=split.replace("_", " "))
+    ax.grid(axis="x", visible=False)
+
+
+def _mean_marker(ax: Axes, summary: pl.DataFrame | None) -> None:
+    if summary is not None and summary.height and summary["n"][0]:
+        s = summary.row(0, named=True)
+        ax.axvspan(s["lo"], s["hi"], color=GREY, alpha=0.35, zorder=0)
+        ax.axvline(s["mean"], color="black", linewidth=0.9, linestyle="--", label="mean")
+
+
+@_styled
+def plot_game_length(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, ax: Axes | None = None) -> Axes:
+    """Plot ``game_length`` as a histogram (stacked by end reason) with the mean and its 95 % CI."""
+    ax = _axes(ax)
+    _histogram(ax, df, "turns", "end_reason" if "end_reason" in df.columns else None)
+    _mean_marker(ax, summary)
+    ax.set_xlabel("game length (turns, both seats counted)")
+    ax.set_ylabel("games")
+    ax.set_title(_summary_title("Game length", summary, "turns", "games"))
+    return ax
+
+
+@_styled
+def plot_lead_for_good(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, ax: Axes | None = None) -> Axes:
+    """Plot the ``lead_for_good`` distribution: the turn the eventual winner takes the lead for good."""
+    ax = _axes(ax)
+    _histogram(ax, df, "lead_for_good", None)
+    _mean_marker(ax, summary)
+    ax.set_xlabel("turn after which the winner stays strictly ahead")
+    ax.set_ylabel("decided games")
+    ax.set_title(
+        _summary_title("Turn the winner takes the lead for good", summary, "", "decided games").replace("  ", " ")
+    )
+    return ax
+
+
+@_styled
+def plot_lead_changes(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, ax: Axes | None = None) -> Axes:
+    """Plot the ``lead_changes`` distribution: lead changes per game."""
+    ax = _axes(ax)
+    _histogram(ax, df, "lead_changes", None)
+    _mean_marker(ax, summary)
+    ax.set_xlabel("lead changes per game (ties ignored)")
+    ax.set_ylabel("games")
+    ax.set_title(_summary_title("Lead changes", summary, "per game", "games"))
+    return ax
+
+
+@_styled
+def plot_card_values(
+    df: pl.DataFrame, *, metric: str = "gih_wr", colour_by: str | None = None, ax: Axes | None = None
+) -> Axes:
+    """Plot one ``card_values`` metric per card, sorted, with 95 % intervals.
+
+    Points are coloured by ``colour_by`` (default: the card table's ``confidence`` or
+    else ``source`` column, when present), so reconstructed card stats stand out.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"name": ["Bee", "Imp"], "source": ["rulebook", "inferred"], "gih_wr": [0.55, 0.48],
+    ...                    "gih_wr_lo": [0.52, 0.45], "gih_wr_hi": [0.58, 0.51], "gih_wr_n": [900, 1100]})
+    >>> [t.get_text() for t in plot_card_values(df).get_yticklabels()]
+    ['Bee', 'Imp']
+    """
+    rows = df.filter(pl.col(metric).is_not_null()).sort(metric)
+    ax = _axes(ax, rows.height)
+    ref = 0.0 if metric == "iwd" else None if metric == "play_rate" else 50.0
+    if colour_by is None:
+        colour_by = next((c for c in ("confidence", "source") if c in rows.columns), None)
+    groups = rows[colour_by].cast(pl.String).fill_null("?").to_list() if colour_by else [""] * rows.height
+    colours = palette(groups)
+    est, lo, hi = (rows[c].reverse() * 100 for c in (metric, f"{metric}_lo", f"{metric}_hi"))
+    _forest(ax, rows["name"].to_list()[::-1], est, lo, hi, [colours[g] for g in groups[::-1]], ref=ref)
+    if colour_by:
+        for g, c in colours.items():
+            ax.plot([], [], "o", color=c, label=_text(g))
+        ax.legend(title=colour_by, loc="lower right")
+    label = RATE_LABELS.get(metric, metric)
+    n_col = "gih_wr_n" if metric == "iwd" else f"{metric}_n"
+    n = rows[n_col] if n_col in rows.columns and rows.height else pl.Series([0])
+    ax.set_xlabel(f"{label} ({'percentage points' if metric == 'iwd' else '%'})")
+    ax.set_title(
+        f"{label} by card\n{rows.height} cards, n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card, 95 % CI"
+    )
+    return ax
+
+
+@_styled
+def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, ax: Axes | None = None) -> Axes:
+    """Plot ``tempo``: mean score difference by turn, 95 % CI band and 10–90 % band of games.
+
+    Turns reached by fewer than ``min_share`` of the games (and fewer than 30 games) are
+    left out: their bands say little and would squash the rest.
+    """
+    ax = _axes(ax)
+    perspectives = df["perspective"].unique(maintain_order=True).to_list()
+    n_games = int(df.filter(pl.col("perspective") == perspectives[0])["n"].max() or 0) if perspectives else 0
+    shown = df.filter(pl.col("n") >= max(30, min_share * n_games))
+    for i, p in enumerate(perspectives):
+        part = shown.filter(pl.col("perspective") == p).sort("turn")
+        colour = PALETTE[2 * i % len(PALETTE)]
+        turn = part["turn"].to_numpy()
+        ax.fill_between(turn, part["q10"].to_numpy(), part["q90"].to_numpy(), color=colour, alpha=0.12, linewidth=0)
+        ax.fill_between(turn, part["lo"].to_numpy(), part["hi"].to_numpy(), color=colour, alpha=0.45, linewidth=0)
+        ax.plot(turn, part["mean"].to_numpy(), color=colour, label=PERSPECTIVE_LABELS.get(p, _text(p)))
+    ax.axhline(0, color=GREY, linewidth=0.9, linestyle="--", zorder=0)
+    if perspectives:
+        ax.legend(loc="upper left")
+    ax.set_xlabel("turn (both seats counted)")
+    ax.set_ylabel("score difference at end of turn (points)")
+    ax.set_title(
+        f"Score difference by turn\nn = {_num(n_games)} games; dark band: 95 % CI of the mean; light: 10–90 % of games"
+    )
+    return ax
+
+
+@_styled
+def plot_comparison(df: pl.DataFrame, *, label_a: str = "A", label_b: str = "B", ax: Axes | None = None) -> Axes:
+    """Plot ``compare_runs`` rows as a forest plot of paired differences A − B with 95 % CIs.
+
+    Rates are drawn in percentage points; pass rows of one unit per axes.
+    """
+    ax = _axes(ax, df.height)
+    scale = np.where(df["unit"].to_numpy() == "rate", 100.0, 1.0)
+    colours = [PALETTE[1] if s else GREY for s in df["significant"].to_list()]
+    _forest(
+        ax,
+        df["label"].to_list(),
+        df["delta"].to_numpy() * scale,
+        df["lo"].to_numpy() * scale,
+        df["hi"].to_numpy() * scale,
+        colours,
+        ref=0.0,
+    )
+    units = {"rate": "percentage points"}
+    kinds = sorted({units.get(u, u) for u in df["unit"].to_list()})
+    ax.set_xlabel(f"{_text(label_a)} − {_text(label_b)} ({', '.join(kinds)}; orange = significant)")
+    ax.set_title(f"Paired difference\nn = {_num(df['n'].max() or 0)} games, 95 % CI")
+    return ax
+
+
+@_styled
+def plot_card_deltas(
+    df: pl.DataFrame, *, metric: str = "gih_wr", label_a: str = "A", label_b: str = "B", ax: Axes | None = None
+) -> Axes:
+    """Plot ``compare_cards`` deltas of one metric per card, sorted, with (unpaired) 95 % CIs."""
+    rows = df.filter(pl.col(f"{metric}_delta").is_not_null()).sort(f"{metric}_delta")
+    ax = _axes(ax, rows.height)
+    colours = [PALETTE[1] if s else GREY for s in rows[f"{metric}_significant"].to_list()[::-1]]
+    est, lo, hi = (rows[f"{metric}_delta{s}"].reverse() * 100 for s in ("", "_lo", "_hi"))
+    _forest(ax, rows["name"].to_list()[::-1], est, lo, hi, colours, ref=0.0)
+    label = RATE_LABELS.get(metric, metric)
+    ax.set_xlabel(f"{label}: {_text(label_a)} − {_text(label_b)} (percentage points; orange = significant)")
+    n_key = "gih_wr" if metric == "iwd" else metric
+    n = pl.concat([rows[f"{n_key}_n_a"], rows[f"{n_key}_n_b"]]) if rows.height else pl.Series([0])
+    ax.set_title(
+        f"{label} change by card\n{rows.height} cards, "
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card and run, unpaired 95 % CI"
+    )
+    return ax

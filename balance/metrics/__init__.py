@@ -1,0 +1,119 @@
+"""Metrics over a results dataset: polars in, tidy ``pl.DataFrame`` out, with intervals.
+
+Every function reads lazily (``Run.games``/``seats``/``cards``/``turns`` are scans),
+aggregates before collecting, and knows only the core columns of ``sims.core.records``
+(plus ``seats.bot``); extra numeric columns are summarised generically. Rates come with
+``n``, ``rate``, ``lo``, ``hi`` (Wilson 95 %); wide per-card frames prefix those names
+(``gih_wr``, ``gih_wr_n``, ``gih_wr_lo``, ``gih_wr_hi``).
+
+``METRICS`` maps a name to its function for listing; :func:`compute` calls one on a run,
+feeding each parameter named after a table (``games``, ``seats``, ``cards``, ``turns``,
+``card_dim``) from the run.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+
+from balance.io import Run
+from balance.metrics._common import distribution, info_columns, summarize
+from balance.metrics.cards import CARD_RATES, card_counters, card_tables, card_values
+from balance.metrics.compare import (
+    CARD_DELTA_METHOD,
+    CARD_DELTAS,
+    compare_cards,
+    compare_runs,
+    pairing,
+    summarize_comparison,
+)
+from balance.metrics.games import (
+    first_seat_advantage,
+    game_counters,
+    game_length,
+    game_length_summary,
+    outcomes,
+    seat_counters,
+    win_rates,
+)
+from balance.metrics.turns import PERSPECTIVES, TEMPO_COLUMNS, lead_changes, lead_for_good, lead_per_game, tempo
+
+METRICS: dict[str, Callable[..., pl.DataFrame]] = {
+    f.__name__: f
+    for f in (
+        win_rates,
+        first_seat_advantage,
+        outcomes,
+        game_length,
+        game_length_summary,
+        seat_counters,
+        game_counters,
+        card_values,
+        card_counters,
+        tempo,
+        lead_per_game,
+        lead_changes,
+        lead_for_good,
+    )
+}
+
+_TABLES = ("games", "seats", "cards", "turns", "card_dim")
+
+
+def compute(name: str, run: Run, **options: Any) -> pl.DataFrame:
+    """Compute metric ``name`` of ``run``, passing the tables its parameters name.
+
+    Raise ``KeyError`` for an unknown name and ``ValueError`` when the run lacks a table
+    the metric needs (e.g. ``turns`` switched off).
+
+    Examples
+    --------
+    >>> sorted(METRICS)[:3]
+    ['card_counters', 'card_values', 'first_seat_advantage']
+    """
+    if name not in METRICS:
+        raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
+    func = METRICS[name]
+    args: dict[str, Any] = {}
+    for param in inspect.signature(func).parameters.values():
+        if param.name in _TABLES:
+            table = getattr(run, param.name)
+            if table is None and param.default is inspect.Parameter.empty:
+                raise ValueError(f"metric {name!r} needs the {param.name} table, which run {run.name} did not record")
+            args[param.name] = table
+    return func(**args, **options)
+
+
+__all__ = [
+    "CARD_DELTAS",
+    "CARD_DELTA_METHOD",
+    "CARD_RATES",
+    "METRICS",
+    "PERSPECTIVES",
+    "TEMPO_COLUMNS",
+    "card_counters",
+    "card_tables",
+    "card_values",
+    "compare_cards",
+    "compare_runs",
+    "compute",
+    "distribution",
+    "first_seat_advantage",
+    "game_counters",
+    "game_length",
+    "game_length_summary",
+    "info_columns",
+    "lead_changes",
+    "lead_for_good",
+    "lead_per_game",
+    "outcomes",
+    "pairing",
+    "seat_counters",
+    "summarize",
+    "summarize_comparison",
+    "tempo",
+    "win_rates",
+]

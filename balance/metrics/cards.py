@@ -1,0 +1,175 @@
+"""Card value metrics with the names 17lands and HSReplay use, per card id.
+
+One row of ``cards`` is one card in one seat's deck in one game; its ``won`` is the
+seat's result. Definitions (each rate has its own ``n`` and Wilson 95 % interval):
+
+========== =============================================== ==========================
+column     games counted                                   meaning
+========== =============================================== ==========================
+gp_wr      card in the deck                                game-played win rate
+oh_wr      ``in_opening_hand == 1``                        opening-hand win rate
+gd_wr      ``first_drawn_turn > 0``                        drawn-later win rate
+gih_wr     ``first_drawn_turn >= 0``                       games-in-hand win rate
+gns_wr     ``first_drawn_turn == -1``                      not-seen win rate
+iwd        gih_wr − gns_wr, Newcombe interval              improvement when drawn
+played_wr  ``times_played > 0``                            win rate when played
+play_rate  share of deck games with ``times_played > 0``   how often it gets played
+turn_played mean ``first_played_turn`` where ``>= 0``      average turn first played
+========== =============================================== ==========================
+
+A rate ``x`` has columns ``x``, ``x_n``, ``x_lo``, ``x_hi``; ``iwd`` has ``iwd_lo`` and
+``iwd_hi``; ``turn_played`` has ``turn_played_n``, ``turn_played_sd`` and a t interval.
+A timeout counts as not won.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance import stats
+from balance.metrics._common import extra_counters, join_card_dim, with_mean_ci, with_wilson
+
+CARD_RATES: dict[str, str] = {
+    "gp_wr": "GP WR",
+    "oh_wr": "OH WR",
+    "gd_wr": "GD WR",
+    "gih_wr": "GIH WR",
+    "gns_wr": "GNS WR",
+    "played_wr": "Played WR",
+    "play_rate": "Play rate",
+}
+
+
+def _moment_aggs(x: pl.Expr, name: str, integer: bool) -> list[pl.Expr]:
+    """Return count, sum and sum of squares of ``x`` (nulls ignored), exact for integers."""
+    x = x.cast(pl.Int64 if integer else pl.Float64)
+    return [
+        x.count().cast(pl.Int64).alias(f"{name}\0n"),
+        x.sum().alias(f"{name}\0s"),
+        (x * x).sum().alias(f"{name}\0ss"),
+    ]
+
+
+def _mean_sd(agg: pl.DataFrame, name: str) -> tuple[pl.Series, pl.Series, pl.Series]:
+    """Return ``n, mean, sd`` from :func:`_moment_aggs` columns (exact integer arithmetic)."""
+    n, s, ss = (agg[f"{name}\0{k}"].to_list() for k in ("n", "s", "ss"))
+    mean = [si / ni if ni else None for ni, si in zip(n, s, strict=True)]
+    var = [(ni * ssi - si * si) / (ni * (ni - 1)) if ni > 1 else None for ni, si, ssi in zip(n, s, ss, strict=True)]
+    sd = [max(v, 0.0) ** 0.5 if v is not None else None for v in var]
+    return pl.Series(n, dtype=pl.Int64), pl.Series(mean, dtype=pl.Float64), pl.Series(sd, dtype=pl.Float64)
+
+
+def _rate_aggs() -> list[pl.Expr]:
+    won = pl.col("won") == 1
+    drawn = pl.col("first_drawn_turn")
+    played = pl.col("times_played") > 0
+    subsets = {
+        "gp_wr": pl.col("card").is_not_null(),
+        "oh_wr": pl.col("in_opening_hand") == 1,
+        "gd_wr": drawn > 0,
+        "gih_wr": drawn >= 0,
+        "gns_wr": drawn == -1,
+        "played_wr": played,
+    }
+    aggs = [pl.len().cast(pl.Int64).alias("play_rate_n"), played.sum().cast(pl.Int64).alias("play_rate\0k")]
+    for name, mask in subsets.items():
+        aggs += [mask.sum().cast(pl.Int64).alias(f"{name}_n"), (mask & won).sum().cast(pl.Int64).alias(f"{name}\0k")]
+    first = pl.col("first_played_turn")
+    return aggs + _moment_aggs(pl.when(first >= 0).then(first), "turn_played", integer=True)  # null when never played
+
+
+def _aggregate(cards: pl.LazyFrame, *, values: bool, counters: bool) -> tuple[pl.DataFrame, list[str]]:
+    """Aggregate ``cards`` per card in one pass: rate counts and/or counter moments."""
+    schema = cards.collect_schema()
+    names = extra_counters(cards, "cards") if counters else []
+    aggs = _rate_aggs() if values else [pl.len().cast(pl.Int64).alias("n")]
+    for c in names:
+        aggs += _moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
+    return cards.group_by("card").agg(aggs).sort("card").collect(), names
+
+
+def _values(agg: pl.DataFrame, card_dim: pl.DataFrame | None) -> pl.DataFrame:
+    for name in CARD_RATES:
+        agg = with_wilson(agg, f"{name}\0k", f"{name}_n", (name, f"{name}_lo", f"{name}_hi"))
+    iwd, lo, hi = stats.newcombe(agg["gih_wr\0k"], agg["gih_wr_n"], agg["gns_wr\0k"], agg["gns_wr_n"])
+    n, mean, sd = _mean_sd(agg, "turn_played")
+    agg = agg.with_columns(
+        pl.Series("iwd", iwd, nan_to_null=True),
+        pl.Series("iwd_lo", lo, nan_to_null=True),
+        pl.Series("iwd_hi", hi, nan_to_null=True),
+        turn_played=mean,
+        turn_played_n=n,
+        turn_played_sd=sd,
+    )
+    agg = with_mean_ci(agg, "turn_played", "turn_played_sd", "turn_played_n", ("turn_played_lo", "turn_played_hi"))
+    order = ["card"]
+    for name in CARD_RATES:
+        order += [name, f"{name}_n", f"{name}_lo", f"{name}_hi"]
+        if name == "gns_wr":
+            order += ["iwd", "iwd_lo", "iwd_hi"]
+    order += ["turn_played", "turn_played_n", "turn_played_sd", "turn_played_lo", "turn_played_hi"]
+    return join_card_dim(agg.select(order), card_dim)
+
+
+def _counters(agg: pl.DataFrame, names: list[str], card_dim: pl.DataFrame | None) -> pl.DataFrame:
+    if not names:
+        empty = pl.DataFrame(schema={"card": pl.Int16, "counter": pl.String, "n": pl.Int64, "mean": pl.Float64})
+        return join_card_dim(empty, card_dim, all_columns=False)
+    parts = []
+    for c in names:
+        n, mean, sd = _mean_sd(agg, c)
+        parts.append(pl.DataFrame({"card": agg["card"], "counter": c, "n": n, "mean": mean, "sd": sd}))
+    long = with_mean_ci(pl.concat(parts).sort("card", maintain_order=True), "mean", "sd", "n")
+    return join_card_dim(long, card_dim, all_columns=False)
+
+
+def card_values(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Return card value metrics per card (see the module docstring for the columns).
+
+    The card dimension's columns (``name`` and provenance such as ``source`` and
+    ``confidence``) come first; cards missing from it are named ``card <id>``.
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "card": [7, 7, 7, 7], "won": [1, 0, 1, 0],
+    ...     "in_opening_hand": [1, 0, 0, 0], "first_drawn_turn": [0, 3, -1, -1], "first_played_turn": [1, -1, -1, -1],
+    ...     "times_played": [1, 0, 0, 0]})
+    >>> card_values(cards).select("name", "gp_wr", "gih_wr_n", "gih_wr", "gns_wr", "iwd", "turn_played").row(0)
+    ('card 7', 0.5, 2, 0.5, 0.5, 0.0, 1.0)
+    """
+    agg, _ = _aggregate(cards, values=True, counters=False)
+    return _values(agg, card_dim)
+
+
+def card_counters(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Return the mean per game in deck of every extra numeric column of ``cards``.
+
+    Long format: ``card, name, <provenance>, counter, n, mean, sd, lo, hi`` (``lo``/``hi``
+    bound the mean, 95 %). The counters are whatever the game records per card (points
+    scored, damage dealt, ...). Empty when the game records no extra card columns.
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 1], "seat": [0, 0], "card": [3, 3], "won": [1, 0], "damage_dealt": [2, 4]})
+    >>> card_counters(cards).select("name", "counter", "n", "mean").rows()
+    [('card 3', 'damage_dealt', 2, 3.0)]
+    """
+    agg, names = _aggregate(cards, values=False, counters=True)
+    return _counters(agg, names, card_dim)
+
+
+def card_tables(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return ``(card_values(...), card_counters(...))`` from a single pass over ``cards``.
+
+    Reading the large cards table once instead of twice is what a report wants.
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0], "seat": [0], "card": [3], "won": [1], "in_opening_hand": [1],
+    ...     "first_drawn_turn": [0], "first_played_turn": [1], "times_played": [1], "damage_dealt": [2]})
+    >>> values, counters = card_tables(cards)
+    >>> values["gp_wr"].to_list(), counters["mean"].to_list()
+    ([1.0], [2.0])
+    """
+    agg, names = _aggregate(cards, values=True, counters=True)
+    return _values(agg, card_dim), _counters(agg, names, card_dim)

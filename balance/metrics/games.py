@@ -1,0 +1,197 @@
+"""Game- and seat-level metrics: win rates, first-seat advantage, outcomes, length, counters.
+
+All functions read only the core columns (``sims.core.records.CORE_COLUMNS``) plus
+``seats.bot``; extra numeric seat columns are summarised generically by
+:func:`seat_counters`. Rates come with ``n``, ``rate``, ``lo``, ``hi`` (Wilson 95 %).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from balance.metrics._common import as_list, columns, extra_counters, summarize, with_mean_ci, with_wilson
+
+
+def _positions(seats: pl.LazyFrame, games: pl.LazyFrame | None) -> pl.LazyFrame:
+    """Add ``position`` (1 = took the first turn, 2 = next seat in turn order, ...)."""
+    if games is None:
+        raise ValueError("win rates by position need the games table (first_seat); pass games=run.games")
+    n_seats = pl.col("seat").max() + 1
+    joined = seats.join(games.select("game", "first_seat"), on="game", how="left")
+    return joined.with_columns(((pl.col("seat") - pl.col("first_seat")) % n_seats + 1).cast(pl.Int8).alias("position"))
+
+
+def win_rates(
+    seats: pl.LazyFrame, *, by: str | Sequence[str] = "bot", games: pl.LazyFrame | None = None
+) -> pl.DataFrame:
+    """Return win rates per group of seats: ``*by, n, wins, rate, lo, hi``.
+
+    A seat wins when ``won == 1``; draws and timeouts count as not won (see
+    :func:`outcomes` for their rate). ``by`` may name any seats column (``bot``,
+    ``seat``) and ``position`` (1 = moved first), which needs ``games``.
+
+    Examples
+    --------
+    >>> seats = pl.LazyFrame(
+    ...     {"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "bot": ["a", "b", "a", "b"], "won": [1, 0, 0, 0]}
+    ... )
+    >>> win_rates(seats).select("bot", "n", "wins", "rate").rows()
+    [('a', 2, 1, 0.5), ('b', 2, 0, 0.0)]
+    """
+    keys = as_list(by)
+    lf = _positions(seats, games) if "position" in keys else seats
+    out = lf.group_by(keys).agg(pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins")).sort(keys).collect()
+    return with_wilson(out, "wins", "n")
+
+
+def first_seat_advantage(
+    games: pl.LazyFrame, *, by: str | Sequence[str] | None = None, n_seats: int = 2
+) -> pl.DataFrame:
+    """Return the share of decided games won by the seat that moved first.
+
+    Columns: ``*by, n_games, n`` (decided games), ``first_wins, rate, lo, hi``, ``fair``
+    (``1 / n_seats``), ``advantage`` = rate − fair with ``advantage_lo``/``advantage_hi``
+    and ``significant`` (the interval excludes fair). Timeouts are left out of ``n``.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"first_seat": [0, 1, 0, 1], "winner": [0, 1, 1, -1]})
+    >>> first_seat_advantage(games).select("n_games", "n", "first_wins", "advantage").row(0)
+    (4, 3, 2, 0.16666666666666663)
+    """
+    keys = as_list(by)
+    aggs = [
+        pl.len().alias("n_games"),
+        (pl.col("winner") >= 0).sum().alias("n"),
+        (pl.col("winner") == pl.col("first_seat")).sum().alias("first_wins"),
+    ]
+    out = (games.group_by(keys).agg(aggs).sort(keys) if keys else games.select(aggs)).collect()
+    fair = 1.0 / n_seats
+    out = with_wilson(out, "first_wins", "n").with_columns(pl.lit(fair).alias("fair"))
+    return out.with_columns(
+        (pl.col("rate") - fair).alias("advantage"),
+        (pl.col("lo") - fair).alias("advantage_lo"),
+        (pl.col("hi") - fair).alias("advantage_hi"),
+        ((pl.col("lo") > fair) | (pl.col("hi") < fair)).alias("significant"),
+    )
+
+
+def outcomes(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return how games ended: ``*by, kind, value, count, n, rate, lo, hi``.
+
+    Rows of kind ``result`` are ``decided`` and ``no winner`` (draw or timeout,
+    ``winner == -1``), both always present; rows of kind ``end_reason`` give each
+    ``end_reason`` value that occurs.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"winner": [0, 1, -1, 0], "end_reason": ["score", "score", "timeout", "score"]})
+    >>> outcomes(games).select("kind", "value", "count").rows()
+    [('result', 'decided', 3), ('result', 'no winner', 1), ('end_reason', 'score', 3), ('end_reason', 'timeout', 1)]
+    """
+    keys = as_list(by)
+    counts = [(pl.col("winner") >= 0).sum().alias("decided"), (pl.col("winner") < 0).sum().alias("no winner")]
+    result = games.group_by(keys).agg(counts) if keys else games.select(counts)
+    result = result.unpivot(["decided", "no winner"], index=keys, variable_name="value", value_name="count")
+    parts = [result.with_columns(pl.lit("result").alias("kind"))]
+    if "end_reason" in columns(games):
+        reason = pl.col("end_reason").cast(pl.String).alias("value")
+        parts.append(
+            games.group_by([*keys, reason])
+            .agg(pl.len().alias("count"))
+            .with_columns(pl.lit("end_reason").alias("kind"))
+        )
+    out = pl.concat([p.select(*keys, "kind", "value", pl.col("count").cast(pl.UInt32)) for p in parts])
+    n = pl.col("count").sum().over([*keys, "kind"]).alias("n")
+    order = pl.col("kind").replace_strict({"result": 0, "end_reason": 1}, return_dtype=pl.Int8)
+    out = out.with_columns(n).sort([*keys, order, "value"]).collect()
+    return with_wilson(out, "count", "n")
+
+
+def game_length(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return the distribution of game length: ``*by, turns, end_reason, count, share``.
+
+    ``share`` is the fraction of all games (of the ``by`` group) with that length and end
+    reason; the ``end_reason`` column is absent when the games table has none.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"turns": [10, 10, 12], "end_reason": ["score", "score", "timeout"]})
+    >>> game_length(games).rows()
+    [(10, 'score', 2, 0.6666666666666666), (12, 'timeout', 1, 0.3333333333333333)]
+    """
+    keys = as_list(by)
+    split = [pl.col("end_reason").cast(pl.String)] if "end_reason" in columns(games) else []
+    out = games.group_by([*keys, "turns", *split]).agg(pl.len().alias("count"))
+    total = pl.col("count").sum().over(keys) if keys else pl.col("count").sum()
+    return out.with_columns((pl.col("count") / total).alias("share")).sort([*keys, "turns", *split]).collect()
+
+
+def game_length_summary(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return ``*by, n, mean, sd, lo, hi, min, p10, median, p90, max`` of game length in turns.
+
+    ``lo``/``hi`` bound the mean turns (95 %, Student t).
+
+    Examples
+    --------
+    >>> game_length_summary(pl.LazyFrame({"turns": [10, 12, 14]})).select("n", "mean", "median").row(0)
+    (3, 12.0, 12.0)
+    """
+    return summarize(games, "turns", by=by)
+
+
+def seat_counters(seats: pl.LazyFrame, *, by: str | Sequence[str] = "bot") -> pl.DataFrame:
+    """Return the mean per game of ``score`` and every extra numeric seat column.
+
+    Long format: ``*by, counter, n, mean, sd, lo, hi`` (``lo``/``hi`` bound the mean,
+    95 %). The counters are whatever numeric columns the game adds to ``seats``.
+
+    Examples
+    --------
+    >>> seats = pl.LazyFrame(
+    ...     {"game": [0, 0], "seat": [0, 1], "bot": ["a", "a"], "score": [3, 5], "won": [0, 1], "draws": [1, 2]}
+    ... )
+    >>> seat_counters(seats).select("bot", "counter", "n", "mean").rows()
+    [('a', 'score', 2, 4.0), ('a', 'draws', 2, 1.5)]
+    """
+    counters = [c for c in ("score",) if c in columns(seats)] + extra_counters(seats, "seats")
+    return _counters(seats, counters, as_list(by))
+
+
+def game_counters(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return the mean per game of every numeric games column beyond the core ones.
+
+    Long format ``*by, counter, n, mean, sd, lo, hi`` (``lo``/``hi`` bound the mean,
+    95 %): final scores (``score_0``, ``score_1``) for duels, session outcomes (kills,
+    level, ...) for a solitaire game. Empty when the games table has no such column.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"game": [0, 1], "seed": [5, 6], "winner": [0, -1], "turns": [3, 5], "level": [2, 4]})
+    >>> game_counters(games).select("counter", "n", "mean").rows()
+    [('level', 2, 3.0)]
+    """
+    return _counters(games, extra_counters(games, "games"), as_list(by))
+
+
+def _counters(lf: pl.LazyFrame, counters: list[str], keys: list[str]) -> pl.DataFrame:
+    """Return mean, sd and t interval of each of ``counters`` per ``keys`` group, long format."""
+    if not counters:
+        return pl.DataFrame(schema={**{k: pl.String for k in keys}, "counter": pl.String, "n": pl.UInt32})
+    aggs = [pl.len().alias("n")]
+    for c in counters:
+        x = pl.col(c).cast(pl.Float64)
+        aggs += [x.mean().alias(f"{c}\0mean"), x.std().alias(f"{c}\0sd")]
+    wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
+    parts = [
+        wide.select(
+            *keys, pl.lit(c).alias("counter"), "n", pl.col(f"{c}\0mean").alias("mean"), pl.col(f"{c}\0sd").alias("sd")
+        )
+        for c in counters
+    ]
+    long = pl.concat(parts)
+    order = {c: i for i, c in enumerate(counters)}
+    long = long.sort([*keys, pl.col("counter").replace_strict(order, return_dtype=pl.Int32)])
+    return with_mean_ci(long, "mean", "sd", "n")

@@ -1,0 +1,151 @@
+"""The comparison report of two runs: paired headline deltas, unpaired card deltas, summary."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+
+from balance import charts
+from balance import metrics as m
+from balance.io import Run
+from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, page, points, section, table, text
+from balance.report.single import run_info
+
+UNIT_ORDER = {"rate": 0, "turns": 1, "turn": 2, "changes": 3, "points": 4}
+
+
+def _labels(a: Run, b: Run, label_a: str | None, label_b: str | None) -> tuple[str, str]:
+    la = label_a or str(run_info(a)["variant"] or a.name)
+    lb = label_b or str(run_info(b)["variant"] or b.name)
+    return (f"{la} (A)", f"{lb} (B)") if la == lb else (la, lb)
+
+
+def _value(x: float | None, unit: str) -> Cell:
+    if unit == "rate":
+        return estimate(x, None, None)
+    return number(x)
+
+
+def _delta(r: dict, unit: str) -> Cell:
+    if unit == "rate":
+        return points(r["delta"], r["lo"], r["hi"])
+    return estimate(r["delta"], r["lo"], r["hi"], percent=False, signed=True, unit=f" {unit}")
+
+
+def _headline(runs: pl.DataFrame, la: str, lb: str, out: Charts) -> list[str]:
+    rows = [
+        [
+            text(r["label"]),
+            number(r["n"]),
+            _value(r["value_a"], r["unit"]),
+            _value(r["value_b"], r["unit"]),
+            _delta(r, r["unit"]),
+            number(r["p_value"], 4),
+            flag(r["significant"]),
+        ]
+        for r in runs.iter_rows(named=True)
+    ]
+    headers = ["metric", "paired games", la, lb, "Δ = A − B [95 % CI]", "p", "significant"]
+    parts = [
+        table(
+            headers,
+            rows,
+            caption="Δ: mean over paired games of the per-game difference; t interval. "
+            "Not corrected for multiple comparisons.",
+        )
+    ]
+    units = sorted(runs["unit"].unique().to_list(), key=lambda u: UNIT_ORDER.get(u, 9))
+    if units:
+        heights = [runs.filter(pl.col("unit") == u).height for u in units]
+        axes = charts.new_axes(7.5, 1.2 + sum(1.25 + 0.28 * h for h in heights), nrows=len(units))
+        for i, (ax, unit) in enumerate(zip(axes, units, strict=True)):
+            charts.plot_comparison(runs.filter(pl.col("unit") == unit), label_a=la, label_b=lb, ax=ax)
+            if i:  # the first panel's title states n and the interval for all
+                ax.set_title("")
+        parts.insert(
+            0, out.add("comparison", axes[0].figure, "Paired differences with 95 % intervals, one panel per unit")
+        )
+    return parts
+
+
+def _cards(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, pl.DataFrame | None]:
+    if a.cards is None or b.cards is None:
+        return section(
+            "cards", "Cards", note("At least one run did not record the cards table; card comparison skipped.")
+        ), None
+    cards = m.compare_cards(a, b)
+    info = [c for c in m.info_columns(a.card_dim) if c in cards.columns]
+    headers = ["card", *info]
+    for name in m.CARD_DELTAS.values():
+        headers += [f"{name} {la}", f"{name} {lb}", f"{name} Δ [95 % CI]", f"{name} flag"]
+    rows = []
+    for r in cards.iter_rows(named=True):
+        cells = [text(r["name"]), *(text(r[c]) for c in info)]
+        for key in m.CARD_DELTAS:
+            n_key = "gih_wr" if key == "iwd" else key
+            side = points if key == "iwd" else estimate
+            cells += [
+                side(r[f"{key}_a"], None, None, r[f"{n_key}_n_a"]),
+                side(r[f"{key}_b"], None, None, r[f"{n_key}_n_b"]),
+                points(r[f"{key}_delta"], r[f"{key}_delta_lo"], r[f"{key}_delta_hi"]),
+                flag(r[f"{key}_significant"]),
+            ]
+        rows.append(cells)
+    parts = [
+        note(f"Card deltas are unpaired ({m.CARD_DELTA_METHOD}); cards are matched by name across the two pools."),
+        out.add(
+            "card_gih_wr_delta",
+            charts.plot_card_deltas(cards, metric="gih_wr", label_a=la, label_b=lb).figure,
+            "GIH WR change per card",
+        ),
+        table(headers, rows, caption="About 5 % of cards are flagged by chance alone at 95 %."),
+    ]
+    return section("cards", "Cards", *parts), cards
+
+
+def write_compare_report(
+    a: Run, b: Run, out_dir: Path | str, *, label_a: str | None = None, label_b: str | None = None
+) -> Path:
+    """Write the comparison of runs ``a`` and ``b`` to ``out_dir/index.html`` plus PNGs; return the HTML path.
+
+    ``label_a``/``label_b`` name the runs in the text (default: their variants). The runs
+    should share game and root seed so games pair by index (checked and reported).
+    """
+    out = Charts(Path(out_dir))
+    la, lb = _labels(a, b, label_a, label_b)
+    info_a, info_b = run_info(a), run_info(b)
+    header = table(["", la, lb], [[text(k), text(info_a[k]), text(info_b[k])] for k in info_a], sortable=False)
+    pairs = m.pairing(a, b).row(0, named=True)
+    notes = [note(f"Paired on {pairs['n_paired']:,} games ({pairs['same_seed']:,} with identical per-game seeds).")]
+    if pairs["same_seed"] < pairs["n_paired"]:
+        notes.append(
+            note(
+                "Some paired games have different seeds: the runs are not seed-matched, "
+                "so intervals are wider than a true pairing gives."
+            )
+        )
+    if info_a["game"] != info_b["game"] or info_a["rules version"] != info_b["rules version"]:
+        notes.append(note("The runs differ in game or rules version: make sure the comparison means what you want."))
+    runs = m.compare_runs(a, b)
+    cards_html, cards = _cards(a, b, la, lb, out)
+    summary = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
+    body = [
+        section("overview", "Runs", header, *notes),
+        section(
+            "summary", "What changed", '<ul class="summary">' + "".join(f"<li>{esc(s)}</li>" for s in summary) + "</ul>"
+        ),
+        section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
+        cards_html,
+    ]
+    nav = [("overview", "Runs"), ("summary", "What changed"), ("headline", "Headline"), ("cards", "Cards")]
+    title = f"{la} vs {lb}"
+    subtitle = f"{info_a['game'] or ''} · A = {a.name}, B = {b.name} · generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    footer = (
+        "Generated by balance.report. Headline Δ: paired by game index, t interval on per-game differences; card Δ: "
+        + m.CARD_DELTA_METHOD
+    )
+    path = out.out_dir / "index.html"
+    path.write_text(page(f"Balance comparison: {title}", title, subtitle, nav, body, footer), encoding="utf-8")
+    return path

@@ -1,0 +1,209 @@
+"""Small HTML builders for the self-contained reports: escaping, cells, tables, figures, page.
+
+Every string that came from data goes through :func:`esc`; builders return HTML
+fragments (``str``) that are already safe. The page carries its CSS and a few lines of
+JavaScript (click a column header to sort) inline; figures are embedded as base64 PNG,
+so the file has no external resources and reads offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from matplotlib.figure import Figure
+
+DASH = "–"
+
+
+class Cell(NamedTuple):
+    """One table cell: safe HTML content and the value it sorts by."""
+
+    html: str
+    sort: Any = None
+
+
+def esc(value: Any) -> str:
+    """Return ``value`` as text escaped for HTML content and attributes."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def num(x: Any, digits: int = 2) -> str:
+    """Format a number for a table (thin-space thousands; integers without decimals)."""
+    if _missing(x):
+        return DASH
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) >= 1000):
+        return f"{int(x):,}".replace(",", "\u202f")
+    return f"{x:,.{digits}f}".replace(",", "\u202f")
+
+
+def pct(x: Any, digits: int | None = None, *, signed: bool = False) -> str:
+    """Format a fraction as a percentage (``0.523`` -> ``52.3 %``; more digits near 0 % and 100 %)."""
+    if _missing(x):
+        return DASH
+    if digits is None:
+        edge = min(abs(x), abs(1 - x))
+        digits = 1 if edge == 0 or edge >= 0.01 else 2 if edge >= 0.001 else 3
+    return f"{x * 100:{'+' if signed else ''}.{digits}f}\u202f%"
+
+
+def text(value: Any) -> Cell:
+    """Return an escaped text cell."""
+    return Cell(esc(value), "" if value is None else str(value))
+
+
+def number(x: Any, digits: int = 2) -> Cell:
+    """Return a numeric cell."""
+    return Cell(num(x, digits), None if _missing(x) else x)
+
+
+def estimate(
+    x: Any, lo: Any, hi: Any, n: Any = None, *, percent: bool = True, signed: bool = False, unit: str = ""
+) -> Cell:
+    """Return a cell showing an estimate, its interval and (optionally) its ``n``."""
+    if _missing(x):
+        return Cell(f"{DASH}<small>n {num(n)}</small>" if n is not None else DASH, None)
+    if percent:
+        main = pct(x, signed=signed)
+        interval = f"{pct(lo)}{DASH}{pct(hi)}".replace("\u202f%", "") + "\u202f%" if not _missing(lo) else ""
+    else:
+        main = f"{x:+.2f}" if signed else num(x)
+        interval = f"{num(lo)}{DASH}{num(hi)}" if not _missing(lo) and math.isfinite(lo) else ""
+    body = f"<b>{main}{esc(unit)}</b>"
+    if interval:
+        body += f"<small>[{interval}]</small>"
+    if n is not None:
+        body += f"<small>n {num(n)}</small>"
+    return Cell(body, x)
+
+
+def points(x: Any, lo: Any, hi: Any, n: Any = None) -> Cell:
+    """Return a cell for a difference of two fractions, in signed percentage points."""
+    scaled = [None if _missing(v) else v * 100 for v in (x, lo, hi)]
+    return estimate(*scaled, n, percent=False, signed=True, unit=" pp")
+
+
+def flag(value: Any) -> Cell:
+    """Return a yes/blank cell for a boolean flag (yes is highlighted)."""
+    return Cell('<span class="flag">yes</span>' if value else "", 1 if value else 0)
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Cell]], *, caption: str = "", sortable: bool = True) -> str:
+    """Return an HTML table; ``headers`` are plain text (escaped here)."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = []
+    for row in rows:
+        cells = "".join(f'<td data-v="{esc("" if c.sort is None else c.sort)}">{c.html}</td>' for c in row)
+        body.append(f"<tr>{cells}</tr>")
+    cap = f"<caption>{caption}</caption>" if caption else ""
+    cls = ' class="sortable"' if sortable else ""
+    inner = f"{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+    return f'<div class="scroll"><table{cls}>{inner}</table></div>'
+
+
+def key_values(items: Mapping[str, Any]) -> str:
+    """Return a two-column table of names and values (non-scalar values as JSON)."""
+    rows = []
+    for key, value in items.items():
+        shown = (
+            value if isinstance(value, str | int | float | bool) or value is None else json.dumps(value, default=str)
+        )
+        rows.append([text(key), text(shown)])
+    return table(["name", "value"], rows, sortable=False)
+
+
+def note(message: str) -> str:
+    """Return a highlighted note paragraph (``message`` is plain text)."""
+    return f'<p class="note">{esc(message)}</p>'
+
+
+def section(anchor: str, title: str, *parts: str) -> str:
+    """Return a ``<section>`` with a heading; ``parts`` are safe HTML fragments."""
+    return f'<section id="{esc(anchor)}"><h2>{esc(title)}</h2>{"".join(parts)}</section>'
+
+
+def png(fig: Figure) -> bytes:
+    """Render a figure to PNG bytes (Agg; the figure is not kept by any global state)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def figure(data: bytes, alt: str, caption: str = "") -> str:
+    """Return an ``<img>`` embedding PNG ``data`` as base64, with an escaped caption."""
+    src = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+    cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+    return f'<figure><img alt="{esc(alt)}" src="{src}">{cap}</figure>'
+
+
+class Charts:
+    """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it."""
+
+    def __init__(self, out_dir: Path) -> None:
+        """Write charts into ``out_dir`` (created if needed)."""
+        self.out_dir = out_dir
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self.files: list[Path] = []
+
+    def add(self, name: str, fig: Figure, alt: str, caption: str = "") -> str:
+        """Save ``fig`` as ``name.png`` and return the HTML that embeds it."""
+        data = png(fig)
+        path = self.out_dir / f"{name}.png"
+        path.write_bytes(data)
+        self.files.append(path)
+        return figure(data, alt, caption)
+
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;margin:0;background:#fafafa}
+main{max-width:1180px;margin:0 auto;padding:1.2rem 1.5rem 3rem;background:#fff}
+h1{font-size:1.6rem;margin:.2rem 0 .3rem}
+h2{font-size:1.25rem;margin:2rem 0 .6rem;border-bottom:2px solid #0072B2;padding-bottom:.2rem}
+h3{font-size:1.05rem;margin:1.2rem 0 .4rem}nav a{margin-right:.9rem;color:#0072B2;text-decoration:none}
+.scroll{overflow-x:auto;margin:.4rem 0 1rem}table{border-collapse:collapse;font-size:12.5px}
+th,td{border-bottom:1px solid #e4e4e4;padding:.3rem .55rem;text-align:right;vertical-align:top;white-space:nowrap}
+th:first-child,td:first-child{text-align:left;white-space:normal;min-width:8rem}
+th{background:#f2f4f7;position:sticky;top:0}table.sortable th{cursor:pointer}table.sortable th:hover{background:#e3e9f2}
+td small{display:block;color:#666;font-size:11px}caption{text-align:left;color:#555;padding:.2rem 0;caption-side:bottom}
+figure{margin:.6rem 0 1.2rem}figure img{max-width:100%;height:auto}figcaption{color:#555;font-size:12.5px}
+.note{background:#fff6e0;border-left:4px solid #E69F00;padding:.5rem .8rem}.flag{color:#D55E00;font-weight:bold}
+.summary li{margin:.25rem 0}.muted{color:#666}footer{margin-top:2.5rem;color:#666;font-size:12px}
+"""
+
+JS = """
+document.querySelectorAll("table.sortable th").forEach(function (th) {
+  th.addEventListener("click", function () {
+    var body = th.closest("table").tBodies[0], i = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var asc = th.dataset.dir !== "asc"; th.dataset.dir = asc ? "asc" : "desc";
+    Array.from(body.rows).sort(function (a, b) {
+      var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v, nx = parseFloat(x), ny = parseFloat(y);
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
+      return asc ? c : -c;
+    }).forEach(function (r) { body.appendChild(r); });
+  });
+});
+"""
+
+
+def page(
+    title: str, heading: str, subtitle: str, nav: Sequence[tuple[str, str]], body: Sequence[str], footer: str
+) -> str:
+    """Return the whole HTML document; ``title``/``heading``/``subtitle``/``footer``/nav labels are plain text."""
+    links = "".join(f'<a href="#{esc(anchor)}">{esc(label)}</a>' for anchor, label in nav)
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body><main>"
+        f'<header><h1>{esc(heading)}</h1><p class="muted">{esc(subtitle)}</p><nav>{links}</nav></header>'
+        f"{''.join(body)}<footer>{esc(footer)}</footer></main><script>{JS}</script></body></html>\n"
+    )

@@ -1,0 +1,385 @@
+"""The report of one run: ``write_report(run, out_dir)`` -> ``out_dir/index.html`` + PNGs."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from balance import charts
+from balance import metrics as m
+from balance.io import Run
+from balance.report.html import (
+    Cell,
+    Charts,
+    esc,
+    estimate,
+    flag,
+    key_values,
+    note,
+    number,
+    page,
+    points,
+    section,
+    table,
+    text,
+)
+
+ORDINAL = {1: "moved first", 2: "moved second"}
+Pending = Future[tuple[pl.DataFrame, pl.DataFrame]] | None
+CARD_COLUMNS = {k: v for k, v in m.CARD_RATES.items() if k not in ("played_wr", "play_rate")}
+CARD_COLUMNS |= {"iwd": "IWD", "played_wr": m.CARD_RATES["played_wr"], "play_rate": m.CARD_RATES["play_rate"]}
+
+
+def _cols(lf: pl.LazyFrame) -> list[str]:
+    return lf.collect_schema().names()
+
+
+def manifest_value(run: Run, *keys: str) -> Any:
+    """Return the first of ``keys`` found in the manifest (or its ``spec`` mapping), else None."""
+    spec = run.manifest.get("spec")
+    for source in (run.manifest, spec if isinstance(spec, dict) else {}):
+        for key in keys:
+            if source.get(key) not in (None, ""):
+                return source[key]
+    return None
+
+
+def run_info(run: Run) -> dict[str, Any]:
+    """Return the header facts of a run: game, variant, rules version, games, bots, seed, id, created."""
+    games = run.games.select(
+        pl.len().alias("n"), *([pl.col("variant").unique().sort().implode()] if "variant" in _cols(run.games) else [])
+    )
+    row = games.collect().row(0, named=True)
+    variant = manifest_value(run, "variant") or ", ".join(str(v) for v in row.get("variant") or []) or None
+    bots = None
+    if "bot" in _cols(run.seats):
+        bots = ", ".join(str(b) for b in run.seats.select(pl.col("bot").unique().sort()).collect()["bot"].to_list())
+    return {
+        "game": manifest_value(run, "game", "game_name"),
+        "variant": variant,
+        "rules version": manifest_value(run, "rules_version"),
+        "games": row["n"],
+        "bots": bots,
+        "root seed": manifest_value(run, "root_seed", "seed"),
+        "run id": run.name,
+        "created": manifest_value(run, "created", "created_at", "started_at", "finished_at"),
+    }
+
+
+def _rate_rows(df: pl.DataFrame, label: Any) -> list[list[Cell]]:
+    return [
+        [text(label(r)), number(r["n"]), number(r["wins"]), estimate(r["rate"], r["lo"], r["hi"])]
+        for r in df.iter_rows(named=True)
+    ]
+
+
+def _win_rates(run: Run, n_seats: int, out: Charts) -> str:
+    has_bot = "bot" in _cols(run.seats)
+    by_seat = m.win_rates(run.seats, by="seat")
+    rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
+    parts = []
+    n_bots = run.seats.select(pl.col("bot").n_unique()).collect().item() if has_bot else 0
+    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
+    if has_bot:
+        by_bot = m.win_rates(run.seats, by="bot")
+        rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
+        charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
+    charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
+    if n_seats >= 2:
+        by_pos = m.win_rates(run.seats, by="position", games=run.games)
+        rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
+    parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
+    parts.append(
+        table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
+    )
+    if has_bot and n_seats >= 2:
+        cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games)
+        parts.append("<h3>By bot and turn order</h3>")
+        parts.append(
+            table(
+                ["bot and turn order", "seats", "wins", "win rate [95 % CI]"],
+                _rate_rows(cross, lambda r: f"{r['bot']}, {ORDINAL.get(r['position'], r['position'])}"),
+            )
+        )
+    return section("win-rates", "Win rates", *parts)
+
+
+def _first_seat(run: Run, n_seats: int, out: Charts) -> str:
+    if n_seats < 2:
+        return section(
+            "first-seat", "First-seat advantage", note("Single-seat game: no first-seat advantage to measure.")
+        )
+    fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
+    r = fsa.row(0, named=True)
+    rows = [
+        [
+            text("all games"),
+            number(r["n_games"]),
+            number(r["n"]),
+            number(r["first_wins"]),
+            estimate(r["rate"], r["lo"], r["hi"]),
+            points(r["advantage"], r["advantage_lo"], r["advantage_hi"]),
+            flag(r["significant"]),
+        ]
+    ]
+    headers = [
+        "games",
+        "all",
+        "decided",
+        "won by first mover",
+        "share of decided [95 % CI]",
+        "advantage vs fair",
+        "significant",
+    ]
+    chart = out.add(
+        "first_seat_advantage", charts.plot_first_seat_advantage(fsa).figure, "First-seat share of decided games"
+    )
+    return section("first-seat", "First-seat advantage", chart, table(headers, rows, sortable=False))
+
+
+def _outcomes(run: Run) -> str:
+    df = m.outcomes(run.games)
+    rows = [
+        [
+            text(r["kind"].replace("_", " ")),
+            text(r["value"]),
+            number(r["count"]),
+            estimate(r["rate"], r["lo"], r["hi"], r["n"]),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
+    return section(
+        "outcomes",
+        "Outcomes: draws, timeouts and end reasons",
+        table(["kind", "outcome", "games", "rate [95 % CI]"], rows),
+    )
+
+
+def _summary_table(items: list[tuple[str, pl.DataFrame, str]]) -> str:
+    """Return a table of :func:`balance.metrics.summarize` rows: (label, one-row frame, unit)."""
+    rows = []
+    for label, df, unit in items:
+        r = df.row(0, named=True)
+        rows.append(
+            [
+                text(label),
+                number(r["n"]),
+                estimate(r["mean"], r["lo"], r["hi"], percent=False, unit=unit),
+                number(r["sd"]),
+                number(r["p10"]),
+                number(r["median"]),
+                number(r["p90"]),
+                number(r["min"]),
+                number(r["max"]),
+            ]
+        )
+    return table(["", "n", "mean [95 % CI]", "sd", "p10", "median", "p90", "min", "max"], rows, sortable=False)
+
+
+def _game_length(run: Run, out: Charts) -> str:
+    dist, summary = m.game_length(run.games), m.game_length_summary(run.games)
+    chart = out.add(
+        "game_length", charts.plot_game_length(dist, summary=summary).figure, "Histogram of game length in turns"
+    )
+    return section("game-length", "Game length", chart, _summary_table([("game length (turns)", summary, "")]))
+
+
+def _cards(run: Run, out: Charts, tables: Pending) -> str:
+    if tables is None:
+        return section(
+            "cards", "Card values", note("This run did not record the cards table; card metrics are skipped.")
+        )
+    values, counters = tables.result()
+    info = [c for c in m.info_columns(run.card_dim) if c in values.columns]
+    headers = ["card", *info, *CARD_COLUMNS.values(), "avg turn first played"]
+    rows = []
+    for r in values.iter_rows(named=True):
+        cells = [text(r["name"]), *(text(r[c]) for c in info)]
+        for key in CARD_COLUMNS:
+            if key == "iwd":
+                cells.append(points(r["iwd"], r["iwd_lo"], r["iwd_hi"]))
+            else:
+                cells.append(estimate(r[key], r[f"{key}_lo"], r[f"{key}_hi"], r[f"{key}_n"]))
+        cells.append(
+            estimate(r["turn_played"], r["turn_played_lo"], r["turn_played_hi"], r["turn_played_n"], percent=False)
+        )
+        rows.append(cells)
+    parts = []
+    if info:
+        parts.append(
+            note(
+                f"Card stats are partly reconstructed: check the {', '.join(info)} column(s) "
+                "beside each card before acting on its figures."
+            )
+        )
+    parts.append(
+        table(headers, rows, caption="Each figure: estimate, [95 % CI], n = games counted. Click a header to sort.")
+    )
+    parts.append(
+        out.add(
+            "card_gih_wr",
+            charts.plot_card_values(values, metric="gih_wr").figure,
+            "GIH WR per card with 95 % intervals",
+        )
+    )
+    parts.append(
+        out.add("card_iwd", charts.plot_card_values(values, metric="iwd").figure, "IWD per card with 95 % intervals")
+    )
+    if counters.height:
+        parts.append("<h3>Card effect counters (mean per game in deck)</h3>")
+        parts.append(_wide_counters(counters, "name", "card"))
+    return section("cards", "Card values", *parts)
+
+
+def _wide_counters(long: pl.DataFrame, key: str, label: str) -> str:
+    names = long["counter"].unique(maintain_order=True).to_list()
+    rows = []
+    for (group,), part in long.group_by(key, maintain_order=True):
+        by_counter = {r["counter"]: r for r in part.iter_rows(named=True)}
+        cells = [text(group), number(part["n"][0])]
+        cells += [
+            estimate(by_counter[c]["mean"], by_counter[c]["lo"], by_counter[c]["hi"], percent=False)
+            if c in by_counter
+            else text("")
+            for c in names
+        ]
+        rows.append(cells)
+    return table([label, "n", *names], rows, caption="Mean [95 % CI] per game.")
+
+
+def _tempo_problem(run: Run) -> str | None:
+    """Return why the run has no tempo metrics, or None when it has."""
+    if run.turns is None:
+        return "This run did not record the turns table; tempo metrics are skipped."
+    missing = [c for c in m.TEMPO_COLUMNS if c not in _cols(run.turns)]
+    if missing:
+        return f"The turns table has no {', '.join(missing)} column(s); tempo needs two seats' scores."
+    return None
+
+
+IN_MEMORY_TURNS = 150_000_000  # up to this many turn rows, read the needed columns once (~14 bytes a row)
+
+
+def _tempo_data(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return ``tempo`` and ``lead_per_game`` of the run, reading the turns table once when it fits."""
+    assert run.turns is not None
+    turns = run.turns
+    if turns.select(pl.len()).collect().item() <= IN_MEMORY_TURNS:
+        turns = turns.select("game", "turn", *m.TEMPO_COLUMNS).collect().lazy()
+    return m.tempo(turns, run.games), m.lead_per_game(turns, run.games)
+
+
+def _tempo(run: Run, out: Charts, data: Future[tuple[pl.DataFrame, pl.DataFrame]] | None) -> str:
+    if data is None:
+        return section("tempo", "Tempo", note(_tempo_problem(run) or "No tempo metrics."))
+    curve, per_game = data.result()
+    lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
+    return section(
+        "tempo",
+        "Tempo",
+        out.add(
+            "tempo",
+            charts.plot_tempo(curve).figure,
+            "Score difference by turn",
+            "Turns reached by fewer than 1 % of games are not drawn.",
+        ),
+        out.add(
+            "lead_changes",
+            charts.plot_lead_changes(m.distribution(per_game, "lead_changes"), summary=lc_sum).figure,
+            "Lead changes per game",
+        ),
+        out.add(
+            "lead_for_good",
+            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum).figure,
+            "Turn the winner takes the lead for good",
+            "Decided games; the turn after which the winner is strictly ahead at every later turn end.",
+        ),
+        _summary_table(
+            [("lead changes per game", lc_sum, ""), ("turn the winner takes the lead for good", lfg_sum, "")]
+        ),
+    )
+
+
+def _counters(run: Run) -> str:
+    by = "bot" if "bot" in _cols(run.seats) else "seat"
+    seats = m.seat_counters(run.seats, by=by)
+    games = m.game_counters(run.games)
+    parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
+    if seats.height:
+        parts.append(_wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
+    else:
+        parts.append(note("The seats table has no numeric counters."))
+    if games.height:
+        parts.append("<h3>Per game (mean over all games)</h3>")
+        parts.append(_wide_counters(games.with_columns(pl.lit("all games").alias("games")), "games", "games"))
+    return section("seat-counters", "Counters", *parts)
+
+
+METHODS = (
+    "Win = won == 1; draws and timeouts count as not won and are reported separately. "
+    "Rates: Wilson score 95 % intervals. "
+    "IWD = GIH WR − GNS WR with Newcombe's hybrid score interval. Means: Student-t 95 % intervals. "
+    "GP WR: card in deck; OH WR: in opening hand; GD WR: drawn after the opening hand; GIH WR: opening hand or drawn; "
+    "GNS WR: never seen; played WR: played at least once; play rate: share of deck games it was played; "
+    "avg turn first played: global turn number (both seats counted)."
+)
+
+
+def _body(run: Run, info: dict[str, Any], out: Charts, cards: Pending, tempo: Pending) -> list[str]:
+    """Return the report's sections in page order (card and tempo sections wait for their data)."""
+    n_seats = int(run.seats.select(pl.col("seat").n_unique()).collect().item())
+    params = run.manifest.get("params") or {}
+    overview = [key_values(info)]
+    overview += (
+        ["<h3>Parameters</h3>", key_values(params)]
+        if isinstance(params, dict) and params
+        else [note("The manifest lists no parameters.")]
+    )
+    early = [
+        section("overview", "Run", *overview),
+        _win_rates(run, n_seats, out),
+        _first_seat(run, n_seats, out),
+        _outcomes(run),
+        _game_length(run, out),
+    ]
+    counters = _counters(run)
+    methods = section("methods", "Definitions and methods", f"<p>{esc(METHODS)}</p>")
+    return [*early, _cards(run, out, cards), _tempo(run, out, tempo), counters, methods]
+
+
+def write_report(run: Run, out_dir: Path | str) -> Path:
+    """Write the report of ``run`` to ``out_dir/index.html`` plus one PNG per chart; return the HTML path.
+
+    The HTML is self-contained (charts embedded, CSS inline, no external resources).
+    Sections whose table the run lacks (cards, turns) are replaced by a note.
+    """
+    out = Charts(Path(out_dir))
+    info = run_info(run)
+    # The two large scans (cards, turns) run in background threads (polars frees the GIL)
+    # while this thread computes the small metrics and draws; matplotlib stays on this thread.
+    with ThreadPoolExecutor(max_workers=2) as background:
+        cards = background.submit(m.card_tables, run.cards, run.card_dim) if run.cards is not None else None
+        tempo = background.submit(_tempo_data, run) if _tempo_problem(run) is None else None
+        body = _body(run, info, out, cards, tempo)
+    nav = [
+        ("overview", "Run"),
+        ("win-rates", "Win rates"),
+        ("first-seat", "First seat"),
+        ("outcomes", "Outcomes"),
+        ("game-length", "Length"),
+        ("cards", "Cards"),
+        ("tempo", "Tempo"),
+        ("seat-counters", "Counters"),
+        ("methods", "Methods"),
+    ]
+    title = " — ".join(str(v) for v in (info["game"], info["variant"]) if v) or run.name
+    subtitle = f"{info['games']:,} games · run {run.name} · report generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    path = out.out_dir / "index.html"
+    path.write_text(
+        page(f"Balance report: {title}", title, subtitle, nav, body, "Generated by balance.report."), encoding="utf-8"
+    )
+    return path

@@ -1,0 +1,144 @@
+"""HTML reports: every section, charts embedded and written, data escaped, nothing external."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from balance.io import Run, load_run, records_to_table, write_json, write_part
+from balance.report import write_compare_report, write_report
+
+SECTIONS = (
+    "overview",
+    "win-rates",
+    "first-seat",
+    "outcomes",
+    "game-length",
+    "cards",
+    "tempo",
+    "seat-counters",
+    "methods",
+)
+CHARTS = (
+    "win_rates",
+    "first_seat_advantage",
+    "game_length",
+    "card_gih_wr",
+    "card_iwd",
+    "tempo",
+    "lead_changes",
+    "lead_for_good",
+)
+
+
+def _assert_self_contained(html: str) -> None:
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.IGNORECASE)
+    assert "http://" not in html
+    assert "https://" not in html
+    assert "<link" not in html
+
+
+@pytest.fixture(scope="module")
+def report(shared_run: Run, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The report of the shared small run: (output directory, HTML text)."""
+    out = tmp_path_factory.mktemp("report")
+    path = write_report(shared_run, out)
+    assert path == out / "index.html"
+    return out, path.read_text(encoding="utf-8")
+
+
+def test_report_writes_html_and_pngs_with_every_section(report: tuple[Path, str]) -> None:
+    out, html = report
+    for anchor in SECTIONS:
+        assert f'<section id="{anchor}">' in html
+    for chart in CHARTS:
+        assert (out / f"{chart}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert html.count('src="data:image/png;base64,') == len(CHARTS)
+    for fact in ("cardinger", "alpha", "beta", "42", "target_score", "2026-11-22T12:00:00Z"):
+        assert fact in html
+    assert "Bumblebee" in html
+    assert "rulebook" in html  # provenance beside the card
+    _assert_self_contained(html)
+
+
+def test_report_escapes_every_string_from_data(report: tuple[Path, str], script_name: str) -> None:
+    html = report[1]
+    assert script_name not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Pick &amp; Boy" in html
+    assert "<b>bold</b>" not in html  # a parameter value
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html
+    assert "<i>new</i>" not in html  # the variant name
+    assert "modern &amp; &lt;i&gt;new&lt;/i&gt;" in html
+    assert html.count("<script>") == 1  # only our own sorting script
+
+
+def test_report_skips_missing_tables_with_a_note(make_run: Callable[..., Run], tmp_path: Path) -> None:
+    run = make_run("bare", tables=("games", "seats"))
+    out = tmp_path / "bare-report"
+    html = write_report(run, out).read_text(encoding="utf-8")
+    assert "did not record the cards table" in html
+    assert "did not record the turns table" in html
+    assert not (out / "tempo.png").exists()
+    assert (out / "win_rates.png").exists()
+    _assert_self_contained(html)
+
+
+def test_compare_report_shows_paired_and_unpaired_results(
+    small_run: Run, make_run: Callable[..., Run], game_specs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    longer = make_run("longer", [{**g, "path": [*g["path"], g["path"][-1]]} for g in game_specs])
+    out = tmp_path / "cmp"
+    path = write_compare_report(small_run, longer, out, label_a="tabletop <1>", label_b="digital")
+    html = path.read_text(encoding="utf-8")
+    for anchor in ("overview", "summary", "headline", "cards"):
+        assert f'<section id="{anchor}">' in html
+    assert "Games are 1.00 turns shorter under tabletop &lt;1&gt; than under digital" in html
+    assert "tabletop <1>" not in html
+    assert "unpaired" in html
+    assert "Paired on 6 games (6 with identical per-game seeds)" in html
+    assert (out / "comparison.png").exists()
+    assert (out / "card_gih_wr_delta.png").exists()
+    _assert_self_contained(html)
+
+
+def test_report_of_a_one_seat_game_without_cards_degrades_gracefully(tmp_path: Path) -> None:
+    """A solitaire-style run: one seat, extra game columns, turns with only score_0, no cards."""
+    games = np.zeros(4, [("game", "i8"), ("seed", "u8"), ("first_seat", "i1"), ("winner", "i1"), ("turns", "i2"),
+                         ("end_reason", "i1"), ("level", "i2")])  # fmt: skip
+    games["game"], games["winner"], games["turns"], games["level"] = range(4), [0, -1, 0, 0], [2, 3, 2, 1], [3, 1, 4, 2]
+    seats = np.zeros(
+        4, [("game", "i8"), ("seat", "i1"), ("bot", "i1"), ("score", "i2"), ("won", "i1"), ("kills", "i2")]
+    )
+    seats["game"], seats["won"], seats["kills"] = range(4), [1, 0, 1, 1], [5, 2, 7, 1]
+    turns = np.zeros(8, [("game", "i8"), ("turn", "i2"), ("seat", "i1"), ("score_0", "i2")])
+    turns["game"], turns["turn"] = [0, 0, 1, 1, 1, 2, 2, 3], [1, 2, 1, 2, 3, 1, 2, 1]
+    root = tmp_path / "solo"
+    reasons = {"end_reason": ["cleared", "gave_up"]}
+    write_part(
+        records_to_table(games, names=reasons, constants={"run_id": "solo", "variant": "v", "chunk": 0}),
+        root / "games",
+        0,
+    )
+    write_part(records_to_table(seats, names={"bot": ["hero"]}), root / "seats", 0)
+    write_part(records_to_table(turns), root / "turns", 0)
+    pl.DataFrame({"card": pl.Series([], dtype=pl.Int16), "name": pl.Series([], dtype=pl.String)}).write_parquet(
+        root / "cards.parquet"
+    )
+    write_json(
+        root / "manifest.json", {"run_id": "solo", "game": "cardrpg", "chunks": [{"index": 0, "status": "done"}]}
+    )
+    out = tmp_path / "solo-report"
+    html = write_report(load_run(root), out).read_text(encoding="utf-8")
+    assert "Single-seat game" in html
+    assert "tempo needs two seats" in html
+    assert "did not record the cards table" in html
+    assert "kills" in html
+    assert (out / "win_rates.png").exists()
+    _assert_self_contained(html)
