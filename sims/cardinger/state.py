@@ -7,6 +7,10 @@ from enum import IntEnum, IntFlag
 
 import numpy as np
 
+from sims.cardinger.params import Params
+from sims.core.jit import kernel
+from sims.core.records import EVENT_DTYPE
+
 
 class Keyword(IntFlag):
     """Card keywords as a bitmask (``cards[c].keywords & Keyword.READY``)."""
@@ -171,3 +175,281 @@ TURN_DTYPE = np.dtype(
     ],
     align=True,
 )
+
+
+# ---------------------------------------------------------------------------------------
+# In-game state (kernel author).
+#
+# The whole position is ONE structured record, ``STATE_DTYPE``, made of nested records
+# (meta, piles, field, tally, scratch) with fixed-size array fields, plus a copy of the
+# card table. Kernels take ``s = state[0]`` and read it like a C struct:
+# ``s.piles.hand[p, i]``, ``s.field.hp[p, slot]``, ``s.cards[c].atk``, ``s.meta.turn``.
+# ``s`` holds no reference to ``state``: whoever allocates ``state`` must keep using it (or
+# keep it in Python) while ``s`` is in use, because Numba frees an array after its last use.
+#
+# Why a record and not a NamedTuple of arrays (STYLE.md 2.5): every Numba array carries a
+# reference count. A kernel that receives a tuple of ~20 arrays increfs and decrefs every
+# one of them (atomic operations) whenever LLVM's refcount pruning fails, which it does
+# for most branchy rule functions: measured 300-400 ns per call, a 100x slowdown of the
+# whole game. A record is a plain pointer with no reference count, so rule functions
+# cost what their arithmetic costs. The nested records keep the ~10-fields-per-group
+# grouping; one ``state`` array is allocated per ``play_games`` call and
+# ``kernel.reset`` reuses it for every game.
+#
+# Seats are ``p`` in {0, 1}; the seat to move is ``meta.mover``, its opponent ``1 - p``.
+# Ordered piles (deck, hand, discard) are id rows ``[2, MAX_DECK]`` plus lengths ``*_n[p]``;
+# a deck's top is its last entry. The field keeps slots 0 .. n[p]-1 in play order (a card
+# that leaves shifts later ones down) with the card's *current* HP/DEF next to it, so
+# leaving the field clears damage, DEVOUR and DECAY for free (R18).
+# ---------------------------------------------------------------------------------------
+
+MAX_CARDS = 128  # largest card pool the kernel supports (after prepare_pool)
+MAX_TURNS = 1000  # largest max_turns the kernel supports (turn rows kept per game)
+MAX_EVENTS = 16384  # replay log capacity per game (a 200-turn game logs a few thousand)
+MAX_ACTIONS = 192  # legal-action buffer: plays + retires + slots x targets + draws/scores + END
+N_LANES = 5  # RNG lanes per game, see Lane
+N_WEIGHTS = 32  # capacity for a bot's weight vector (bots.BotParams fields)
+
+NO_CARD = -1  # empty pile / no card
+ALL_TARGETS = 63  # target argument of an OMNI attack (it hits every eligible card)
+UNLIMITED_PLAYS = 127  # play allowance under PlayLimit.UNLIMITED (R4 variant)
+
+
+class Lane(IntEnum):
+    """RNG lanes of one game: one per concern, so paired runs stay paired (DESIGN.md)."""
+
+    SETUP = 0  # first seat, deck building
+    SHUFFLE = 1  # + seat: that seat's initial shuffle and replenish shuffles
+    BOT = 3  # + seat: that seat's bot decisions
+
+
+class Phase(IntEnum):
+    """Where the mover stands in the turn. Phases 1 and 4 run without decisions."""
+
+    PLAY = 0  # phase 2: play / retire cards (or declare the first action, R7)
+    PAY = 1  # phase 2, paying the cost of the card just played: discard one hand card (R5)
+    ACTION = 2  # phase 3: actions only
+    OVER = 3  # the game has ended
+
+
+class ActionKind(IntEnum):
+    """What an encoded action does (``action = kind << 12 | i << 6 | j``)."""
+
+    END = 0  # end the turn (phases 2/3 -> phase 4)
+    PLAY = 1  # i = hand index of the card to play
+    PAY = 2  # i = hand index of the card to discard for the pending cost
+    RETIRE = 3  # i = own field slot
+    ATTACK = 4  # i = own field slot, j = opposing slot (ALL_TARGETS for OMNI)
+    DRAW = 5  # i = own field slot
+    SCORE = 6  # i = own field slot
+
+
+END_TURN = 0  # the encoded END action
+
+
+class PointSource(IntEnum):
+    """Why points were gained (``seats.points_*`` columns)."""
+
+    SCORE = 0  # printed SCORE of a score action
+    PROSPERITY = 1  # PROSPERITY bonus (R14)
+    STEAL = 2  # one STEAL destruction (R13)
+    REPLENISH = 3  # replenish point (R15)
+
+
+class PileKind(IntEnum):
+    """Rows of ``scratch.pick``: the deck builder's face-down piles (R2)."""
+
+    COSTLY = 0  # cost >= 1, builder_excluded_cost removed
+    FREE = 1  # cost 0
+    ALL = 2  # whole pool (uniform_random)
+
+
+class EventKind(IntEnum):
+    """Replay-log events (``EVENT_DTYPE``); the fields each kind uses are in its comment."""
+
+    DEAL = 0  # value = opening hand size, extra = deck size
+    TURN_START = 1  # card = hand size, target = deck size, value = own score, extra = opponent's
+    DRAW = 2  # card = card drawn at turn start (R16)
+    PLAY = 3  # card = card played, value = its cost
+    PAY = 4  # card = card discarded, target = card being paid for
+    RETIRE = 5  # card = card retired
+    ATTACK = 6  # card = attacker, target = target card (-1 for OMNI)
+    DAMAGE = 7  # card = attacker, target = damaged card, value = its HP left
+    DESTROY = 8  # seat = owner, card = destroyer (-1 = FRAGILE), target = destroyed card
+    DRAW_ACTION = 9  # card = drawer, value = cards it draws
+    DRAWN = 10  # card = card drawn by a draw action, target = drawer
+    SCORE_ACTION = 11  # card = scorer, value = points, extra = score after
+    PROSPERITY = 12  # card = scorer, value = bonus points, extra = score after
+    STEAL = 13  # card = thief, value = 1, extra = score after
+    DEVOUR = 14  # card, value = HP after
+    DECAY = 15  # card, value = DEF after
+    FRAGILE = 16  # card, value = HP after
+    REPLENISH = 17  # value = new deck size
+    REPLENISH_POINT = 18  # value = points, extra = score after
+    IDLE_DRAW = 19  # card = extra card drawn (R17)
+    END_TURN = 20  # value = hand size, extra = deck size
+    WIN = 21  # seat = winner, value = its score, extra = the loser's
+    TIMEOUT = 22  # value = turns played
+    DECK = 23  # card = a card of the seat's deck list, value = its position (set-up)
+
+
+META_DTYPE = np.dtype(
+    [
+        ("game", np.int64),  # game index of the run
+        ("seed", np.uint64),  # the game's seed
+        ("n_cards", np.int16),  # rows of ``cards`` in use (the pool size)
+        ("turn", np.int16),  # global turn number, 1-based (0 = set-up)
+        ("mover", np.int8),  # seat taking the current turn
+        ("first_seat", np.int8),  # seat that took turn 1
+        ("phase", np.int8),  # Phase
+        ("plays_left", np.int8),  # play allowance left this turn (R4)
+        ("pending_cost", np.int8),  # cards still to discard for the card just played (R5)
+        ("pending_card", np.int16),  # the card being paid for
+        ("plays", np.int8),  # cards the mover played this turn
+        ("actions", np.int8),  # actions the mover declared this turn (plays = actions = 0: idle, R17)
+        ("winner", np.int8),  # winning seat; -1 = none (yet) or timeout
+        ("end_reason", np.int8),  # EndReason
+        ("log_on", np.int8),  # 1 = write events to scratch.log
+        ("log_n", np.int32),  # events written
+    ],
+    align=True,
+)
+
+PILES_DTYPE = np.dtype(
+    [
+        ("deck", np.int16, (2, MAX_DECK)),  # deck[p, :deck_n[p]]: draw pile, top = last
+        ("deck_n", np.int16, (2,)),
+        ("hand", np.int16, (2, MAX_DECK)),  # hand[p, :hand_n[p]] in arrival order
+        ("hand_n", np.int16, (2,)),
+        ("discard", np.int16, (2, MAX_DECK)),  # discard[p, :discard_n[p]], newest last
+        ("discard_n", np.int16, (2,)),
+        ("built", np.int16, (2, MAX_DECK)),  # each seat's deck list in build order (-1 padded)
+    ],
+    align=True,
+)
+
+FIELD_DTYPE = np.dtype(
+    [
+        ("card", np.int16, (2, MAX_FIELD)),  # card[p, :n[p]]: card ids in play order
+        ("n", np.int16, (2,)),  # cards in each field
+        ("hp", np.int8, (2, MAX_FIELD)),  # current HP (printed - damage + DEVOUR)
+        ("def_", np.int8, (2, MAX_FIELD)),  # current DEF (printed - DECAY)
+        ("acts", np.int8, (2, MAX_FIELD)),  # actions left this turn (DOUBLE: 2 attacks; 0 = done / just played)
+    ],
+    align=True,
+)
+
+TALLY_DTYPE = np.dtype(
+    [
+        ("score", np.int16, (2,)),  # points
+        ("replenished", np.int8, (2,)),  # 1 = replenished, point not scored yet (R15)
+        ("seats", SEAT_DTYPE, (2,)),  # per-seat counters and deck list (the SEAT rows)
+        ("cards", CARD_RECORD_DTYPE, (2, MAX_CARDS)),  # per seat x card id (deck cards only)
+        ("turns", TURN_DTYPE, (MAX_TURNS,)),  # turns[t - 1]: the TURN row of turn t
+    ],
+    align=True,
+)
+
+SCRATCH_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (N_LANES,)),  # the game's random lanes (see Lane)
+        ("legal", np.int32, (MAX_ACTIONS,)),  # legal actions of the current decision
+        ("n_legal", np.int32),  # how many (0 = not enumerated for this decision)
+        ("pick", np.int16, (3, MAX_CARDS)),  # deck-builder piles (PileKind rows)
+        ("pick_n", np.int16, (3,)),
+        ("piles", np.int16, (3, MAX_CARDS)),  # the builder piles before any draw (kernel.lay_out_piles)
+        ("piles_n", np.int16, (3,)),
+        ("weights", np.float64, (2, N_WEIGHTS)),  # each seat's bot weights (bots.BotParams)
+        ("values", np.float64, (2, MAX_CARDS)),  # each seat's static card values (bots.card_values)
+        ("net", np.float64, (2, MAX_CARDS)),  # values minus the cost weight x cost (bots.card_values)
+        ("max_gain", np.int16),  # most points a single score action of the pool can make (bots.card_values)
+        ("seen", np.int16, (MAX_CARDS,)),  # marks of the card-conservation audit
+        ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
+    ],
+    align=True,
+)
+
+# The rule parameters, copied into the state so kernels read ``s.params.hand_limit``.
+PARAMS_DTYPE = np.dtype([(name, np.int32) for name in Params._fields], align=True)
+
+STATE_DTYPE = np.dtype(
+    [
+        ("params", PARAMS_DTYPE),  # Params, as int32 fields of the same names
+        ("meta", META_DTYPE),  # scalar bookkeeping: turn, mover, phase ...
+        ("cards", CARD_DTYPE, (MAX_CARDS,)),  # the card table (copy of the filtered pool)
+        ("piles", PILES_DTYPE),
+        ("field", FIELD_DTYPE),
+        ("tally", TALLY_DTYPE),  # result accumulators, copied to the output tables
+        ("scratch", SCRATCH_DTYPE),  # work buffers reused across decisions and games
+    ],
+    align=True,
+)
+
+
+@kernel
+def load_params(q, params: Params) -> None:
+    """Copy every field of ``params`` into the ``PARAMS_DTYPE`` record ``q`` in place."""
+    q.card_sets, q.include_placeholders, q.deck_builder = (
+        params.card_sets,
+        params.include_placeholders,
+        params.deck_builder,
+    )
+    q.deck_source, q.builder_cost_target = params.deck_source, params.builder_cost_target
+    q.builder_excluded_cost, q.first_seat, q.target_score = (
+        params.builder_excluded_cost,
+        params.first_seat,
+        params.target_score,
+    )
+    q.deck_size, q.opening_hand, q.hand_limit = params.deck_size, params.opening_hand, params.hand_limit
+    q.field_limit, q.play_limit, q.first_turn_draw = params.field_limit, params.play_limit, params.first_turn_draw
+    q.idle_extra_draw, q.replenish_timing = params.idle_extra_draw, params.replenish_timing
+    q.replenish_point, q.prosperity_step = params.replenish_point, params.prosperity_step
+    q.devour_hp_cap, q.max_turns = params.devour_hp_cap, params.max_turns
+
+
+@kernel
+def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
+    """Return a zeroed ``STATE_DTYPE[1]`` holding ``params`` and a copy of ``cards`` (<= MAX_CARDS rows)."""
+    state = np.zeros(1, STATE_DTYPE)
+    s = state[0]
+    load_params(s.params, params)
+    s.meta.n_cards = cards.shape[0]
+    for c in range(cards.shape[0]):
+        s.cards[c] = cards[c]
+    return state
+
+
+@kernel
+def encode(kind: int, i: int, j: int) -> int:
+    """Return the action ``kind`` with arguments ``i`` (hand index / slot) and ``j`` (target)."""
+    return (kind << 12) | (i << 6) | j
+
+
+@kernel
+def action_kind(action: int) -> int:
+    """Return the ActionKind of an encoded action."""
+    return action >> 12
+
+
+@kernel
+def action_i(action: int) -> int:
+    """Return the first argument (hand index or own slot) of an encoded action."""
+    return (action >> 6) & 63
+
+
+@kernel
+def action_j(action: int) -> int:
+    """Return the second argument (target slot) of an encoded action."""
+    return action & 63
+
+
+# Keyword bits as plain ints: Numba types IntFlag members as opaque enums, so kernels test
+# ``s.cards[c].keywords & DOUBLE`` with these.
+READY = int(Keyword.READY)
+DOUBLE = int(Keyword.DOUBLE)
+FRAGILE = int(Keyword.FRAGILE)
+OMNI = int(Keyword.OMNI)
+STEAL = int(Keyword.STEAL)
+DECAY = int(Keyword.DECAY)
+PROSPERITY = int(Keyword.PROSPERITY)
+DEVOUR = int(Keyword.DEVOUR)

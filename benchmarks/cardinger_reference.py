@@ -1,0 +1,924 @@
+"""Cardinger in plain Python: a readable reference for the Numba kernel, and its speed baseline.
+
+This file re-implements ``sims/cardinger`` (RULES.md, rulings R1-R21) with lists, small
+classes and Python ints: no numpy and no Numba in the game loop. It plays *the same games*
+as the kernel: the same RNG lanes and draws in the same order (set-up coin, deck building,
+shuffles, the random bot's picks), the same deck building, the same legal-action order and
+the same ``random`` and ``greedy`` bot decisions, with the same float arithmetic in the same
+order. ``tests/sims/cardinger/test_differential.py`` checks that both agree game by game;
+``benchmarks/pure_python.py`` times both.
+
+Where the kernel and the rulebook could be read differently, this file follows the kernel
+(it is the spec of the differential test) and says so in a comment.
+
+Usage::
+
+    import sims
+    from benchmarks.cardinger_reference import Reference
+
+    game = sims.load("cardinger")
+    params = game.make_params("modern")
+    pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+    ref = Reference(params, pool, ("greedy", "greedy"), [list(game.make_weights("greedy"))] * 2)
+    result = ref.play(root_seed=1, game=0)  # dict: first_seat, winner, turns, ..., seats
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# ---------------------------------------------------------------------------------------
+# RNG: sims/core/rng.py with Python ints (splitmix64 lanes, 64-bit wrap-around by masking)
+# ---------------------------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+
+N_LANES = 5
+LANE_SETUP = 0  # first seat, deck building
+LANE_SHUFFLE = 1  # + seat: that seat's deck shuffles
+LANE_BOT = 3  # + seat: that seat's bot decisions
+
+
+def mix64(z: int) -> int:
+    """Return the splitmix64 finaliser of ``z``."""
+    z = ((z ^ (z >> 30)) * _M1) & MASK64
+    z = ((z ^ (z >> 27)) * _M2) & MASK64
+    return z ^ (z >> 31)
+
+
+def game_seed(root_seed: int, g: int) -> int:
+    """Return the seed of game ``g`` of a run: a hash of ``(root_seed, g)``."""
+    return mix64((root_seed & MASK64) ^ mix64((((g & MASK64) * GOLDEN) + GOLDEN) & MASK64))
+
+
+class Rng:
+    """A game's random lanes (each a splitmix64 generator)."""
+
+    __slots__ = ("lanes",)
+
+    def __init__(self, seed: int, n_lanes: int = N_LANES) -> None:
+        self.lanes = [mix64((seed + (lane + 1) * GOLDEN) & MASK64) for lane in range(n_lanes)]
+
+    def next_u64(self, lane: int) -> int:
+        """Advance ``lane``; return its next 64 random bits."""
+        z = (self.lanes[lane] + GOLDEN) & MASK64
+        self.lanes[lane] = z
+        return mix64(z)
+
+    def randint(self, lane: int, n: int) -> int:
+        """Return a uniform integer in ``[0, n)``: multiply-shift on the high 32 bits."""
+        return ((self.next_u64(lane) >> 32) * n) >> 32
+
+    def shuffle(self, items: list, lane: int) -> None:
+        """Shuffle ``items`` in place: Fisher-Yates from the top, like ``rng.shuffle``."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randint(lane, i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# ---------------------------------------------------------------------------------------
+# Rules constants (mirroring sims/cardinger/state.py)
+# ---------------------------------------------------------------------------------------
+
+READY, DOUBLE, FRAGILE, OMNI, STEAL, DECAY, PROSPERITY, DEVOUR = 1, 2, 4, 8, 16, 32, 64, 128
+
+# Parameter codes (state.DeckBuilder, DeckSource, FirstSeat, PlayLimit, ReplenishTiming)
+RECOMMENDED_RANDOM, UNIFORM_RANDOM, FIXED = 0, 1, 2
+OWN_SET, SHARED_SET = 0, 1
+FIRST_RANDOM, FIRST_ALTERNATE = 0, 1
+HALF_HAND_UP, UNLIMITED = 0, 1
+END_OF_TURN, START_OF_NEXT_TURN = 0, 1
+UNLIMITED_PLAYS = 127
+
+TARGET_SCORE, TIMEOUT = 0, 1  # end reasons (state.EndReason)
+NO_WINNER = -1
+NEVER = -1
+
+# Phases of a turn that take decisions (state.Phase)
+PLAY_PHASE, PAY_PHASE, ACTION_PHASE, OVER = 0, 1, 2, 3
+
+# Actions are tuples (kind, i, j), kinds as in state.ActionKind
+END, PLAY, PAY, RETIRE, ATTACK, DRAW, SCORE = range(7)
+ALL_TARGETS = 63  # target of an OMNI attack
+END_TURN = (END, 0, 0)
+
+# Bot weights: the order of bots.BotParams fields
+(
+    W_SCORE, W_DRAW, W_ATK, W_DEF, W_HP, W_READY, W_DOUBLE, W_OMNI, W_STEAL, W_PROSPERITY, W_FRAGILE,
+    W_DECAY, W_DEVOUR, W_COST, W_PLAY_MIN, W_RETIRE_MARGIN, W_ACT_SCORE, W_ACT_DRAW, W_ACT_KILL, W_ACT_HIT,
+    W_ACT_STEAL, W_ACT_SELF_LOSS, W_ACT_MIN,
+) = range(23)  # fmt: skip
+
+BOTS = ("random", "greedy")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the pool (its printed numbers)."""
+
+    id: int
+    name: str
+    cost: int
+    hp: int
+    atk: int
+    def_: int
+    draw: int
+    score: int
+    keywords: int
+    acts: int  # actions per turn: 2 attacks with DOUBLE, else 1 (R12)
+
+
+def card_from_dict(c: int, row: Mapping[str, Any]) -> Card:
+    """Return card ``c`` from a mapping with the ``CARD_DTYPE`` fields (``def_`` or ``def``; ``name`` optional)."""
+    kw = int(row["keywords"])
+    d = row["def_"] if "def_" in row else row["def"]
+    stats = (int(row["cost"]), int(row["hp"]), int(row["atk"]), int(d), int(row["draw"]), int(row["score"]))
+    return Card(c, str(row.get("name", c)), *stats, kw, 2 if kw & DOUBLE else 1)
+
+
+def cards_from_pool(pool: Any) -> list[Card]:
+    """Return the cards of a prepared ``CardPool`` (or a list of card dicts) as ``Card``s, id = row."""
+    if isinstance(pool, list | tuple):
+        return [c if isinstance(c, Card) else card_from_dict(i, c) for i, c in enumerate(pool)]
+    fields = pool.table.dtype.names
+    rows = pool.table.tolist()  # tuples of Python ints, in CARD_DTYPE field order
+    return [
+        card_from_dict(c, {"name": name, **dict(zip(fields, row, strict=True))})
+        for c, (name, row) in enumerate(zip(pool.names, rows, strict=True))
+    ]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule parameters (``sims.cardinger.params.Params`` fields) as plain ints."""
+
+    card_sets: int = 15
+    include_placeholders: int = 0
+    deck_builder: int = RECOMMENDED_RANDOM
+    deck_source: int = OWN_SET
+    builder_cost_target: int = 10
+    builder_excluded_cost: int = 8
+    first_seat: int = FIRST_RANDOM
+    target_score: int = 20
+    deck_size: int = 20
+    opening_hand: int = 4
+    hand_limit: int = 10
+    field_limit: int = 5
+    play_limit: int = HALF_HAND_UP
+    first_turn_draw: int = 0
+    idle_extra_draw: int = 1
+    replenish_timing: int = END_OF_TURN
+    replenish_point: int = 1
+    prosperity_step: int = 5
+    devour_hp_cap: int = 4
+    max_turns: int = 200
+
+    @classmethod
+    def of(cls, params: Any) -> Rules:
+        """Return ``Rules`` from a ``Params`` NamedTuple, a mapping or a ``Rules``."""
+        if isinstance(params, Rules):
+            return params
+        values = params._asdict() if hasattr(params, "_asdict") else dict(params)
+        return cls(**{k: int(v) for k, v in values.items()})
+
+
+# ---------------------------------------------------------------------------------------
+# Per-game records
+# ---------------------------------------------------------------------------------------
+
+
+class SeatStats:
+    """A seat's result counters (the ``seats`` table columns)."""
+
+    __slots__ = (
+        "attacks", "cards_destroyed", "cards_played", "deck", "deck_total_cost", "draws", "first",
+        "own_fragile_losses", "points_prosperity", "points_replenish", "points_score", "points_steal",
+        "replenishes", "scores",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.first = 0
+        self.points_score = self.points_prosperity = self.points_steal = self.points_replenish = 0
+        self.cards_played = self.attacks = self.draws = self.scores = 0
+        self.cards_destroyed = self.own_fragile_losses = self.replenishes = self.deck_total_cost = 0
+        self.deck: list[int] = []
+
+
+class CardStats:
+    """One deck card's counters (the ``cards`` table columns)."""
+
+    __slots__ = (
+        "cards_destroyed", "cards_drawn", "damage_dealt", "first_drawn_turn", "first_played_turn",
+        "in_opening_hand", "points_scored", "steal_points", "times_destroyed", "times_discarded",
+        "times_drawn", "times_played", "times_retired",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.in_opening_hand = 0
+        self.first_drawn_turn = self.first_played_turn = NEVER
+        self.times_played = self.times_drawn = self.points_scored = self.steal_points = 0
+        self.damage_dealt = self.cards_destroyed = self.cards_drawn = 0
+        self.times_destroyed = self.times_discarded = self.times_retired = 0
+
+
+class InPlay:
+    """A card in a field with its current HP and DEF and the actions it has left this turn."""
+
+    __slots__ = ("acts", "card", "def_", "hp")
+
+    def __init__(self, card: Card, acts: int) -> None:
+        self.card = card
+        self.hp = card.hp  # R18: printed stats on entering
+        self.def_ = card.def_
+        self.acts = acts
+
+
+class EndOfGame(Exception):
+    """Raised by a point gain that reaches the target score: nothing after it resolves (R10)."""
+
+
+# ---------------------------------------------------------------------------------------
+# The game
+# ---------------------------------------------------------------------------------------
+
+
+class Game:
+    """One game of Cardinger: set-up, then bot decisions until a win or the turn cap.
+
+    Piles are lists of card ids; a deck's top is its last element, a hand keeps arrival
+    order, a field keeps play order (a card leaving shifts the later ones down).
+    """
+
+    def __init__(self, ref: Reference, index: int, seed: int) -> None:
+        self.ref = ref
+        self.rules = rules = ref.rules
+        self.cards = ref.cards
+        self.index, self.seed = index, seed
+        self.rng = Rng(seed)
+        self.turn = 0
+        self.mover = self.first_seat = 0
+        self.phase = PLAY_PHASE
+        self.plays_left = self.pending_cost = self.plays = self.actions = 0
+        self.winner, self.end_reason = NO_WINNER, TIMEOUT
+        self.deck: list[list[int]] = [[], []]
+        self.hand: list[list[int]] = [[], []]
+        self.discard: list[list[int]] = [[], []]
+        self.field: list[list[InPlay]] = [[], []]
+        self.built: list[list[int]] = [[], []]
+        self.score = [0, 0]
+        self.replenished = [False, False]
+        self.stats = [SeatStats(), SeatStats()]
+        self.card_stats: list[dict[int, CardStats]] = [{}, {}]
+        self.turn_rows: list[tuple] = []
+        self.hand_limit = rules.hand_limit
+        self.target = rules.target_score
+
+    # -- set-up: R3 first seat, R2 decks, opening hands ---------------------------------
+
+    def set_up(self, decks: Sequence[Sequence[int]] | None) -> None:
+        """Choose the first seat, build and shuffle the decks, deal, and start turn 1."""
+        rules = self.rules
+        coin = self.rng.randint(LANE_SETUP, 2)  # drawn even with first_seat=alternate
+        self.first_seat = coin if rules.first_seat == FIRST_RANDOM else self.index % 2
+        self.mover = self.first_seat
+        self.stats[self.first_seat].first = 1
+        self.build_decks(decks)
+        for p in range(2):
+            self.stats[p].deck = list(self.built[p])
+            self.stats[p].deck_total_cost = sum(self.cards[c].cost for c in self.built[p])
+            self.card_stats[p] = {c: CardStats() for c in self.built[p]}
+            self.deck[p] = list(self.built[p])
+            self.rng.shuffle(self.deck[p], LANE_SHUFFLE + p)
+            for _ in range(rules.opening_hand):
+                c = self.draw(p)
+                if c >= 0:
+                    self.card_stats[p][c].in_opening_hand = 1
+        self.start_turn()
+
+    def build_decks(self, decks: Sequence[Sequence[int]] | None) -> None:
+        """Fill ``built`` with both deck lists (R2), drawing on the set-up lane."""
+        rules = self.rules
+        size = rules.deck_size
+        if rules.deck_builder == FIXED:
+            self.built = [[int(c) for c in decks[p][:size]] for p in range(2)]
+        elif rules.deck_source == SHARED_SET:
+            piles = self.ref.fresh_piles()  # one copy of the set for both players
+            first = self.rng.randint(LANE_SETUP, 2)
+            totals = [0, 0]
+            for k in range(2 * size):
+                p = first ^ (k & 1)  # strict alternation, one card per draw
+                c = self.pick_card(piles, totals[p])
+                self.built[p].append(c)
+                totals[p] += self.cards[c].cost
+        else:
+            for p in range(2):
+                piles = self.ref.fresh_piles()  # each player's own full set
+                total = 0
+                for _ in range(size):
+                    c = self.pick_card(piles, total)
+                    self.built[p].append(c)
+                    total += self.cards[c].cost
+
+    def pick_card(self, piles: dict[str, list[int]], total_cost: int) -> int:
+        """Draw the next card of a deck whose cards so far cost ``total_cost`` (R2)."""
+        rules = self.rules
+        if rules.deck_builder == UNIFORM_RANDOM:
+            return self.draw_random(piles["all"])
+        if total_cost < rules.builder_cost_target and piles["costly"]:
+            return self.draw_random(piles["costly"])  # cost-1+ cards until the cost target
+        if piles["free"]:
+            return self.draw_random(piles["free"])  # then 0-cost cards
+        return self.draw_random(piles["costly"])  # 0-cost cards ran out
+
+    def draw_random(self, pile: list[int]) -> int:
+        """Remove a uniformly random card from a face-down builder pile; return it.
+
+        The kernel removes entry ``j`` by moving the pile's last card into its place; the
+        pile order matters for the next draw, so this does the same.
+        """
+        j = self.rng.randint(LANE_SETUP, len(pile))
+        c = pile[j]
+        last = pile.pop()
+        if j < len(pile):
+            pile[j] = last
+        return c
+
+    # -- piles ----------------------------------------------------------------------------
+
+    def draw(self, p: int) -> int:
+        """Move seat ``p``'s top deck card to its hand; return it, or -1 (empty deck or full hand)."""
+        deck, hand = self.deck[p], self.hand[p]
+        if not deck or len(hand) >= self.hand_limit:
+            return -1
+        c = deck.pop()
+        hand.append(c)
+        cs = self.card_stats[p][c]
+        cs.times_drawn += 1
+        if cs.first_drawn_turn == NEVER:
+            cs.first_drawn_turn = self.turn
+        return c
+
+    def replenish(self, p: int) -> None:
+        """Shuffle seat ``p``'s discard pile into its empty deck (R15); nothing if the pile is empty."""
+        if not self.discard[p]:
+            return  # nothing replenished, no point
+        self.deck[p] = self.discard[p]
+        self.discard[p] = []
+        self.rng.shuffle(self.deck[p], LANE_SHUFFLE + p)
+        self.replenished[p] = True
+        self.stats[p].replenishes += 1
+
+    def gain(self, p: int, n: int, source: str) -> None:
+        """Give seat ``p`` ``n`` points from ``source``; raise ``EndOfGame`` if that wins (R10)."""
+        self.score[p] += n
+        st = self.stats[p]
+        if source == "score":
+            st.points_score += n
+        elif source == "prosperity":
+            st.points_prosperity += n
+        elif source == "steal":
+            st.points_steal += n
+        else:
+            st.points_replenish += n
+        if self.score[p] >= self.target:
+            self.winner, self.end_reason, self.phase = p, TARGET_SCORE, OVER
+            raise EndOfGame
+
+    # -- phase 1 and phase 4 --------------------------------------------------------------
+
+    def start_turn(self) -> None:
+        """Phase 1 for the mover: replenish point (R15), draw (R16), play allowance (R4), untap."""
+        rules = self.rules
+        p = self.mover
+        self.turn += 1
+        self.phase, self.plays, self.actions, self.pending_cost = PLAY_PHASE, 0, 0, 0
+        if rules.replenish_timing == START_OF_NEXT_TURN and not self.deck[p]:
+            self.replenish(p)  # digital: includes cards destroyed on the opponent's turn
+        if self.replenished[p]:
+            self.replenished[p] = False
+            if rules.replenish_point > 0:
+                self.gain(p, rules.replenish_point, "replenish")  # may win before the draw (E19)
+        if self.turn > 1 or rules.first_turn_draw:  # no draw on the game's first turn
+            self.draw(p)  # nothing with a full hand or an empty deck
+        n = len(self.hand[p])
+        self.plays_left = UNLIMITED_PLAYS if rules.play_limit == UNLIMITED else (n + 1) // 2
+        for f in self.field[p]:
+            f.acts = f.card.acts  # untap
+
+    def record_turn(self) -> None:
+        """Append the turn row of the current turn (the ``turns`` table)."""
+        self.turn_rows.append(
+            (
+                self.turn, self.mover, self.score[0], self.score[1], len(self.field[0]), len(self.field[1]),
+                len(self.hand[0]), len(self.hand[1]), len(self.deck[0]), len(self.deck[1]), self.plays, self.actions,
+            )
+        )  # fmt: skip
+
+    def end_turn(self) -> None:
+        """Phase 4 for the mover: idle draw (R17), tabletop replenish (R15), turn cap (R20), next turn."""
+        rules = self.rules
+        p = self.mover
+        if rules.idle_extra_draw and self.plays == 0 and self.actions == 0:  # retiring alone is idle
+            self.draw(p)
+        if rules.replenish_timing == END_OF_TURN and not self.deck[p]:
+            self.replenish(p)  # after the idle draw
+        self.record_turn()
+        if self.turn >= rules.max_turns:
+            self.phase, self.winner, self.end_reason = OVER, NO_WINNER, TIMEOUT
+            return
+        self.mover = 1 - p
+        self.start_turn()
+
+    # -- legality -------------------------------------------------------------------------
+
+    def can_play(self, p: int, i: int) -> bool:
+        """Seat ``p`` may play hand card ``i``: allowance left (R4), room in the field, ``cost`` other cards (R5)."""
+        hand = self.hand[p]
+        return (
+            self.plays_left > 0
+            and len(self.field[p]) < self.rules.field_limit
+            and len(hand) - 1 >= self.cards[hand[i]].cost
+        )
+
+    def can_retire(self, p: int) -> bool:
+        """Seat ``p`` may retire only while its field is full (R6).
+
+        Kernel reading (RULES.md §8.3): allowed even with no plays left this turn.
+        """
+        return len(self.field[p]) >= self.rules.field_limit
+
+    def can_draw(self, p: int, f: InPlay) -> bool:
+        """Field card ``f`` may draw: untouched this turn, DRAW > 0, deck not empty, hand not full (R9, R12)."""
+        card = f.card
+        return f.acts == card.acts and card.draw > 0 and bool(self.deck[p]) and len(self.hand[p]) < self.hand_limit
+
+    @staticmethod
+    def can_score(f: InPlay) -> bool:
+        """Field card ``f`` may score: untouched this turn and SCORE > 0 (R12)."""
+        return f.acts == f.card.acts and f.card.score > 0
+
+    def legal_actions(self) -> list[tuple[int, int, int]]:
+        """Return the mover's legal actions in the kernel's order (``kernel.legal_actions``)."""
+        p = self.mover
+        if self.phase == OVER:
+            return []
+        if self.phase == PAY_PHASE:  # any hand card pays (the played card is already in the field)
+            return [(PAY, i, 0) for i in range(len(self.hand[p]))]
+        out = []
+        field, foes = self.field[p], self.field[1 - p]
+        if self.phase == PLAY_PHASE:
+            out += [(PLAY, i, 0) for i in range(len(self.hand[p])) if self.can_play(p, i)]
+            if self.can_retire(p):
+                out += [(RETIRE, slot, 0) for slot in range(len(field))]
+        for slot, f in enumerate(field):  # declaring an action closes phase 2 (R7)
+            if f.acts == 0:
+                continue
+            card = f.card
+            if card.keywords & OMNI:
+                if any(card.atk > g.def_ for g in foes):  # one action hits every eligible card (R13)
+                    out.append((ATTACK, slot, ALL_TARGETS))
+            else:
+                out += [(ATTACK, slot, t) for t, g in enumerate(foes) if card.atk > g.def_]  # R8
+            if self.can_draw(p, f):
+                out.append((DRAW, slot, 0))
+            if self.can_score(f):
+                out.append((SCORE, slot, 0))
+        out.append(END_TURN)  # every action is optional (R7)
+        return out
+
+    # -- applying actions ---------------------------------------------------------------------
+
+    def apply(self, action: tuple[int, int, int]) -> None:
+        """Apply one legal action of the mover (END also runs phase 4 and the next phase 1)."""
+        kind, i, j = action
+        if kind == END:
+            self.end_turn()
+        elif kind == PLAY:
+            self.play_card(i)
+        elif kind == PAY:
+            self.pay_cost(i)
+        elif kind == RETIRE:
+            self.retire(i)
+        else:
+            self.phase = ACTION_PHASE  # the first action closes phase 2 (R7)
+            self.actions += 1
+            if kind == ATTACK:
+                self.attack(i, j)
+            elif kind == DRAW:
+                self.draw_action(i)
+            else:
+                self.score_action(i)
+
+    def play_card(self, i: int) -> None:
+        """Play hand card ``i`` to the field; PAY decisions then pay its cost (R4, R5)."""
+        p = self.mover
+        c = self.hand[p].pop(i)
+        card = self.cards[c]
+        self.field[p].append(InPlay(card, card.acts if card.keywords & READY else 0))  # E5
+        self.plays_left -= 1  # cost cards do not use allowance (R4)
+        self.plays += 1
+        self.stats[p].cards_played += 1
+        cs = self.card_stats[p][c]
+        cs.times_played += 1
+        if cs.first_played_turn == NEVER:
+            cs.first_played_turn = self.turn
+        self.pending_cost = card.cost
+        if card.cost > 0:
+            self.phase = PAY_PHASE
+
+    def pay_cost(self, i: int) -> None:
+        """Discard hand card ``i`` towards the pending cost (R5)."""
+        p = self.mover
+        c = self.hand[p].pop(i)
+        self.discard[p].append(c)
+        self.card_stats[p][c].times_discarded += 1
+        self.pending_cost -= 1
+        if self.pending_cost == 0:
+            self.phase = PLAY_PHASE
+
+    def leave_field(self, p: int, slot: int) -> int:
+        """Move seat ``p``'s field card at ``slot`` to its discard pile (R18); return its id."""
+        c = self.field[p].pop(slot).card.id
+        self.discard[p].append(c)
+        return c
+
+    def retire(self, slot: int) -> None:
+        """Retire the mover's field card at ``slot`` (R6)."""
+        p = self.mover
+        c = self.leave_field(p, slot)
+        self.card_stats[p][c].times_retired += 1
+
+    def destroy(self, p: int, slot: int) -> None:
+        """Destroy seat ``p``'s field card at ``slot`` (to its owner's discard pile)."""
+        c = self.leave_field(p, slot)
+        self.card_stats[p][c].times_destroyed += 1
+
+    def self_effects(self, p: int, slot: int) -> None:
+        """After an action: DEVOUR, then DECAY, then FRAGILE on the card that acted (R11)."""
+        f = self.field[p][slot]
+        kw = f.card.keywords
+        if kw & DEVOUR and f.hp < self.rules.devour_hp_cap:  # never lowers HP above the cap (RULES.md §8.8)
+            f.hp += 1
+        if kw & DECAY and f.def_ > 0:
+            f.def_ -= 1
+        if kw & FRAGILE:
+            f.hp -= 1
+            if f.hp <= 0:  # destroyed after its action resolved (E6, E8)
+                self.destroy(p, slot)
+                self.stats[p].own_fragile_losses += 1
+
+    def hit(self, p: int, cs: CardStats, t: int) -> int:
+        """Deal 1 damage to the opposing card at slot ``t`` (R8); return 1 if it is destroyed."""
+        o = 1 - p
+        target = self.field[o][t]
+        target.hp -= 1
+        cs.damage_dealt += 1
+        if target.hp > 0:
+            return 0
+        self.destroy(o, t)
+        cs.cards_destroyed += 1
+        self.stats[p].cards_destroyed += 1
+        return 1
+
+    def attack(self, slot: int, t: int) -> None:
+        """Resolve an attack of the mover's card at ``slot`` on opposing slot ``t`` (R8, R12, R13)."""
+        p = self.mover
+        f = self.field[p][slot]
+        card = f.card
+        cs = self.card_stats[p][card.id]
+        f.acts -= 1  # DOUBLE: one of two attacks
+        self.stats[p].attacks += 1
+        if card.keywords & OMNI:  # every eligible card at once; back to front keeps slots valid
+            destroyed = 0
+            foes = self.field[1 - p]
+            for u in range(len(foes) - 1, -1, -1):
+                if card.atk > foes[u].def_:
+                    destroyed += self.hit(p, cs, u)
+        else:
+            destroyed = self.hit(p, cs, t)
+        if card.keywords & STEAL:
+            for _ in range(destroyed):  # a point per destroyed card, each may win (R13, R10)
+                cs.steal_points += 1
+                self.gain(p, 1, "steal")
+        self.self_effects(p, slot)
+
+    def draw_action(self, slot: int) -> None:
+        """Resolve a draw action: min(DRAW, deck, room in hand) cards (R9, E14)."""
+        p = self.mover
+        f = self.field[p][slot]
+        n = min(f.card.draw, len(self.deck[p]), self.hand_limit - len(self.hand[p]))
+        f.acts = 0
+        self.stats[p].draws += 1
+        self.card_stats[p][f.card.id].cards_drawn += n
+        for _ in range(n):
+            self.draw(p)
+        self.self_effects(p, slot)
+
+    def score_action(self, slot: int) -> None:
+        """Resolve a score action: SCORE, then the PROSPERITY bonus as a second gain (R10, R14)."""
+        p = self.mover
+        f = self.field[p][slot]
+        card = f.card
+        f.acts = 0
+        self.stats[p].scores += 1
+        cs = self.card_stats[p][card.id]
+        cs.points_scored += card.score
+        self.gain(p, card.score, "score")  # kernel reading (RULES.md §8.6): a winning SCORE skips the bonus
+        if card.keywords & PROSPERITY:
+            bonus = len(self.hand[p]) // self.rules.prosperity_step  # hand as the action resolves
+            if bonus > 0:
+                cs.points_scored += bonus
+                self.gain(p, bonus, "prosperity")
+        self.self_effects(p, slot)
+
+    # -- the game loop ------------------------------------------------------------------------
+
+    def play(self, decks: Sequence[Sequence[int]] | None = None) -> None:
+        """Play the game to its end (a win or the turn cap)."""
+        rules = self.rules
+        bots = self.ref.bot_funcs
+        cap = 64 * rules.max_turns * (rules.deck_size + rules.field_limit)  # as the kernel (only a bug reaches it)
+        try:
+            self.set_up(decks)
+            while self.phase != OVER and cap > 0:
+                cap -= 1
+                self.apply(bots[self.mover](self))
+        except EndOfGame:
+            self.record_turn()  # the winning turn ended mid-turn
+
+    def result(self, tables: Sequence[str] = ("games", "seats")) -> dict:
+        """Return the game's records: the ``games`` columns at top level, plus the requested tables."""
+        out = {
+            "game": self.index,
+            "seed": self.seed,
+            "first_seat": self.first_seat,
+            "winner": self.winner,
+            "turns": self.turn,
+            "end_reason": self.end_reason,
+            "score_0": self.score[0],
+            "score_1": self.score[1],
+        }
+        if "seats" in tables:
+            out["seats"] = [self.seat_row(p) for p in range(2)]
+        if "cards" in tables:
+            out["cards"] = [self.card_row(p, c) for p in range(2) for c in self.built[p]]
+        if "turns" in tables:
+            names = ("turn", "seat", "score_0", "score_1", "field_0", "field_1")
+            names += ("hand_0", "hand_1", "deck_0", "deck_1", "plays", "actions")
+            out["turn_rows"] = [dict(zip(names, row, strict=True)) for row in self.turn_rows]
+        return out
+
+    def seat_row(self, p: int) -> dict:
+        """Return seat ``p``'s ``seats`` row (deck list unpadded)."""
+        st = self.stats[p]
+        row = {name: getattr(st, name) for name in SeatStats.__slots__}
+        row.update(seat=p, bot=self.ref.bot_ids[p], score=self.score[p], won=int(self.winner == p), deck=list(st.deck))
+        return row
+
+    def card_row(self, p: int, c: int) -> dict:
+        """Return the ``cards`` row of seat ``p``'s deck card ``c``."""
+        cs = self.card_stats[p][c]
+        row = {name: getattr(cs, name) for name in CardStats.__slots__}
+        row.update(seat=p, card=c, won=int(self.winner == p))
+        return row
+
+
+# ---------------------------------------------------------------------------------------
+# Bots (sims/cardinger/bots.py): random and greedy, with the same weights semantics
+# ---------------------------------------------------------------------------------------
+
+
+class BotView:
+    """A seat's static card values from its weights (``bots.card_values``)."""
+
+    def __init__(self, cards: list[Card], w: Sequence[float], rules: Rules) -> None:
+        self.w = w = [float(x) for x in w]
+        self.values: list[float] = []
+        self.net: list[float] = []
+        for card in cards:
+            kw = card.keywords
+            # the additions are grouped exactly as in the kernel: float results are bit-identical
+            v = w[W_SCORE] * card.score + w[W_DRAW] * card.draw + w[W_ATK] * card.atk
+            v += w[W_DEF] * card.def_ + w[W_HP] * card.hp
+            v += w[W_READY] * (kw & READY > 0) + w[W_DOUBLE] * (kw & DOUBLE > 0) + w[W_OMNI] * (kw & OMNI > 0)
+            v += w[W_STEAL] * (kw & STEAL > 0) + w[W_PROSPERITY] * (kw & PROSPERITY > 0)
+            v += w[W_FRAGILE] * (kw & FRAGILE > 0) + w[W_DECAY] * (kw & DECAY > 0) + w[W_DEVOUR] * (kw & DEVOUR > 0)
+            self.values.append(v)
+            self.net.append(v - w[W_COST] * card.cost)  # value of playing it, its cost paid
+
+
+def max_gain(cards: list[Card], rules: Rules) -> int:
+    """Return the most points one score action of the pool can make (PROSPERITY at a full hand)."""
+    gain = 0
+    for card in cards:
+        bonus = rules.hand_limit // rules.prosperity_step if card.keywords & PROSPERITY else 0
+        gain = max(gain, card.score + bonus)
+    return gain
+
+
+def random_bot(game: Game) -> tuple[int, int, int]:
+    """Pick uniformly among the legal actions, on the mover's bot lane."""
+    legal = game.legal_actions()
+    return legal[game.rng.randint(LANE_BOT + game.mover, len(legal))]
+
+
+def field_value(game: Game, owner: int, slot: int, view: BotView) -> float:
+    """Return a seat's value (``view``) of ``owner``'s field card at ``slot``, with its current HP and DEF."""
+    f = game.field[owner][slot]
+    w = view.w
+    value = view.values[f.card.id] + w[W_HP] * (f.hp - f.card.hp)
+    return value + w[W_DEF] * (f.def_ - f.card.def_)
+
+
+def score_points(game: Game, p: int, f: InPlay) -> int:
+    """Return the points a score action of field card ``f`` would make now (R14)."""
+    pts = f.card.score
+    if f.card.keywords & PROSPERITY:
+        pts += len(game.hand[p]) // game.rules.prosperity_step
+    return pts
+
+
+def winning_score(game: Game, p: int) -> tuple | None:
+    """Return a score action that reaches the target at once (R10), else None."""
+    need = game.target - game.score[p]
+    if need > game.ref.max_gain:
+        return None  # no card of the pool could make it
+    for slot, f in enumerate(game.field[p]):
+        if game.can_score(f) and score_points(game, p, f) >= need:
+            return (SCORE, slot, 0)
+    return None
+
+
+def play_or_retire(game: Game, p: int, view: BotView) -> tuple | None:
+    """Return the best affordable PLAY (or, with a full field, a RETIRE for a clearly better card), else None."""
+    if game.plays_left <= 0:
+        return None
+    w = view.w
+    full = game.can_retire(p)
+    hand = game.hand[p]
+    best, best_i = -math.inf, -1
+    for i, c in enumerate(hand):  # best net value the hand can pay for (R5)
+        if len(hand) - 1 >= game.cards[c].cost and view.net[c] > best:
+            best, best_i = view.net[c], i
+    if best_i < 0 or best < w[W_PLAY_MIN]:
+        return None
+    if not full:
+        return (PLAY, best_i, 0)
+    weak, weak_slot = math.inf, 0
+    for slot in range(len(game.field[p])):  # weakest field card
+        v = field_value(game, p, slot, view)
+        if v < weak:
+            weak, weak_slot = v, slot
+    if best - weak >= w[W_RETIRE_MARGIN]:
+        return (RETIRE, weak_slot, 0)
+    return None
+
+
+def best_attack(game: Game, p: int, f: InPlay, view: BotView, threat: float = 0.0) -> tuple[int, float]:
+    """Return (target, value) of field card ``f``'s best attack (target -1 if none; OMNI: all, values summed)."""
+    o, w, card = 1 - p, view.w, f.card
+    steal = w[W_ACT_STEAL] if card.keywords & STEAL else 0.0
+    best, best_t, total = -math.inf, -1, 0.0
+    for t, g in enumerate(game.field[o]):
+        if card.atk > g.def_:  # R8
+            value = field_value(game, o, t, view) + threat * g.card.score
+            v = w[W_ACT_KILL] * value + steal if g.hp <= 1 else w[W_ACT_HIT] * value / g.hp
+            total += v
+            if v > best:
+                best, best_t = v, t
+    if best_t >= 0 and card.keywords & OMNI:
+        return ALL_TARGETS, total
+    return best_t, best
+
+
+def card_action(game: Game, p: int, slot: int, view: BotView) -> tuple[tuple | None, float]:
+    """Return (action, value) of the best action of seat ``p``'s card at ``slot`` (None if it has none)."""
+    w = view.w
+    f = game.field[p][slot]
+    card = f.card
+    best, best_a = -math.inf, None
+    if game.can_score(f):
+        best, best_a = w[W_ACT_SCORE] * score_points(game, p, f), (SCORE, slot, 0)
+    if game.can_draw(p, f):
+        n = min(card.draw, len(game.deck[p]), game.hand_limit - len(game.hand[p]))
+        v = w[W_ACT_DRAW] * n + 0.0  # the kernel adds the tuned bot's cycle bonus here (0.0 for greedy)
+        if v > best:
+            best, best_a = v, (DRAW, slot, 0)
+    if f.acts > 0 and card.atk > 0:
+        t, v = best_attack(game, p, f, view)
+        if t >= 0 and v > best:
+            best, best_a = v, (ATTACK, slot, t)
+    if card.keywords & FRAGILE and f.hp <= 1:  # acting destroys it (R11)
+        best -= w[W_ACT_SELF_LOSS] * view.values[card.id]
+    return best_a, best
+
+
+def greedy_bot(game: Game) -> tuple[int, int, int]:
+    """Cheapest payment, a winning score, the best play, then the first ready card (field order) whose
+    best action is worth more than ``act_min``; else END."""
+    p = game.mover
+    view = game.ref.views[p]
+    if game.phase == PAY_PHASE:  # pay with the lowest-valued card (first on ties)
+        best, best_i = math.inf, 0
+        for i, c in enumerate(game.hand[p]):
+            if view.values[c] < best:
+                best, best_i = view.values[c], i
+        return (PAY, best_i, 0)
+    a = winning_score(game, p)
+    if a is None and game.phase == PLAY_PHASE:
+        a = play_or_retire(game, p, view)
+    if a is not None:
+        return a
+    for slot, f in enumerate(game.field[p]):
+        if f.acts > 0:
+            a, v = card_action(game, p, slot, view)
+            if a is not None and v > view.w[W_ACT_MIN]:
+                return a
+    return END_TURN
+
+
+BOT_FUNCS = {"random": random_bot, "greedy": greedy_bot}
+
+
+# ---------------------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------------------
+
+
+class Reference:
+    """A batch set-up (like ``kernel.prepare``): rules, cards, builder piles and bot values, reused per game."""
+
+    def __init__(
+        self,
+        params: Any,
+        cards: Any,
+        bot_names: Sequence[str],
+        weights: Sequence[Sequence[float]],
+        decks: Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        self.rules = rules = Rules.of(params)
+        self.cards = cards_from_pool(cards)  # a CardPool, Card objects or card dicts
+        unknown = [b for b in bot_names if b not in BOT_FUNCS]
+        if unknown:
+            raise ValueError(f"the reference implements only the bots {', '.join(BOTS)}; got {unknown}")
+        self.bot_funcs = [BOT_FUNCS[b] for b in bot_names]
+        self.bot_ids = [("random", "greedy", "tuned").index(b) for b in bot_names]
+        self.views = [BotView(self.cards, w, rules) for w in weights]
+        self.max_gain = max_gain(self.cards, rules)
+        self.decks = None if decks is None else [[int(c) for c in d] for d in decks]
+        # the builder's face-down piles in card order (kernel.lay_out_piles)
+        self.piles = {"costly": [], "free": [], "all": []}
+        for card in self.cards:
+            self.piles["all"].append(card.id)
+            if card.cost != rules.builder_excluded_cost:
+                self.piles["free" if card.cost == 0 else "costly"].append(card.id)
+
+    def fresh_piles(self) -> dict[str, list[int]]:
+        """Return a fresh copy of the builder piles (one full set)."""
+        return {k: list(v) for k, v in self.piles.items()}
+
+    def play(self, root_seed: int, game: int, tables: Sequence[str] = ("games", "seats")) -> dict:
+        """Play game ``game`` of a run with ``root_seed``; return its records (``Game.result``)."""
+        g = Game(self, game, game_seed(root_seed, game))
+        g.play(self.decks)
+        return g.result(tables)
+
+
+def play_game(
+    params: Any,
+    cards: Any,
+    bot_names: Sequence[str],
+    weights: Sequence[Sequence[float]],
+    root_seed: int,
+    game_index: int,
+    decks: Sequence[Sequence[int]] | None = None,
+    tables: Sequence[str] = ("games", "seats"),
+) -> dict:
+    """Play one game with the reference rules; see ``Reference`` (build one to play many games)."""
+    return Reference(params, cards, bot_names, weights, decks).play(root_seed, game_index, tables)
+
+
+def play_games(ref: Reference, root_seed: int, first_game: int, n_games: int, tables=("games", "seats")) -> list:
+    """Play games ``first_game ..`` of a run; return their records."""
+    return [ref.play(root_seed, g, tables) for g in range(first_game, first_game + n_games)]
+
+
+def to_rows(results: list[dict]) -> Mapping[str, list[dict]]:
+    """Return the results as flat rows per table (``games``, ``seats``, ``cards``, ``turns``)."""
+    out: dict[str, list[dict]] = {"games": [], "seats": [], "cards": [], "turns": []}
+    keys = ("game", "seed", "first_seat", "winner", "turns", "end_reason", "score_0", "score_1")
+    for r in results:
+        out["games"].append({k: r[k] for k in keys})
+        for row in r.get("seats", []):
+            out["seats"].append({"game": r["game"], **row})
+        for row in r.get("cards", []):
+            out["cards"].append({"game": r["game"], **row})
+        for row in r.get("turn_rows", []):
+            out["turns"].append({"game": r["game"], **row})
+    return out

@@ -1,0 +1,58 @@
+"""Cardinger: 2 players, 20-card decks drawn from a 74-card pool, first to 20 points (see RULES.md)."""
+
+from pathlib import Path
+
+from sims.cardinger import kernel, state
+from sims.cardinger.bots import DEFAULTS, Bot
+from sims.cardinger.log import replay
+from sims.cardinger.params import Params
+from sims.cardinger.pool import load_pool, prepare_pool
+from sims.core import GameSpec, Variant
+
+VARIANTS = {  # rulings file, "Variants"
+    "modern": Variant({}, note="the rulebook's default rules (R1-R20)"),
+    "digital": Variant({"replenish_timing": "start_of_next_turn"}, note="R15: replenish at the next turn's start"),
+    "starter_pool": Variant({"card_sets": "starter,booster1"}, note="R1/R2: Starter + Booster 1 (16 zero-cost cards)"),
+    "shared_set": Variant({"deck_source": "shared_set"}, note="R2: both decks drawn alternately from one set"),
+    "with_gun_imp": Variant({"include_placeholders": True}, note="R1: adds the placeholder Gun Imp (guessed numbers)"),
+    "uniform_decks": Variant({"deck_builder": "uniform_random"}, note="R2: 20 uniform cards, cost-8 cards allowed"),
+    "classic": Variant({}, note="R21: the rulebook copy is missing the Classic rule list", runnable=False),
+}
+
+GAME = GameSpec(
+    name="cardinger",
+    rules_version="1",  # bump only when simulated behaviour changes
+    seats=2,
+    summary="Two-player card duel: play cards by discarding others, attack, draw and score; first to 20 points wins",
+    cards_path=Path(__file__).with_name("cards.csv"),
+    load_pool=load_pool,
+    params=Params(),
+    choices={
+        "card_sets": state.CardSet,
+        "deck_builder": state.DeckBuilder,
+        "deck_source": state.DeckSource,
+        "first_seat": state.FirstSeat,
+        "play_limit": state.PlayLimit,
+        "replenish_timing": state.ReplenishTiming,
+    },
+    variants=VARIANTS,
+    bots=tuple(b.name.lower() for b in Bot),
+    bot_params=DEFAULTS,
+    tables={
+        "games": state.GAME_DTYPE,
+        "seats": state.SEAT_DTYPE,
+        "cards": state.CARD_RECORD_DTYPE,
+        "turns": state.TURN_DTYPE,
+    },
+    enums={"games": {"end_reason": state.EndReason}},
+    rows_per_game={
+        "games": lambda p: 1,
+        "seats": lambda p: 2,
+        "cards": lambda p: 2 * p.deck_size,
+        "turns": lambda p: 64,
+    },
+    play_games=kernel.play_games,
+    prepare_pool=prepare_pool,
+    replay=replay,
+    check_games=kernel.check_games,
+)

@@ -1,0 +1,827 @@
+"""Cardinger rules as small in-place kernels (RULES.md; rulings R1-R21).
+
+A game is ``set_up`` (first seat R3, decks R2, opening hands) and then a loop of
+decisions. Phases 1 and 4 run without decisions: ``start_turn`` (replenish point R15,
+draw R16, play allowance R4) opens phase 2, and the END action runs ``end_turn`` (idle
+draw R17, replenish R15) and the opponent's ``start_turn``. In between, the mover's bot
+picks one encoded action (``state.ActionKind``) at a time:
+
+    PLAY   --(cost > 0)-->  PAY x cost  --> back to PLAY          (phase 2, R4-R5)
+    RETIRE (field full)                                           (phase 2, R6)
+    ATTACK / DRAW / SCORE  (the first one closes phase 2)         (phase 3, R7-R14)
+    END    -> end_turn -> opponent's start_turn
+
+Any point gain that reaches ``target_score`` sets ``Phase.OVER`` at once and nothing
+after it resolves (R10). Every rule function mutates the state record ``s`` in place.
+"""
+
+import numpy as np
+
+from sims.cardinger import bots as policies
+from sims.cardinger.state import (
+    ALL_TARGETS,
+    DECAY,
+    DEVOUR,
+    DOUBLE,
+    END_TURN,
+    FRAGILE,
+    MAX_EVENTS,
+    NO_CARD,
+    OMNI,
+    PROSPERITY,
+    READY,
+    STEAL,
+    UNLIMITED_PLAYS,
+    ActionKind,
+    DeckBuilder,
+    DeckSource,
+    EndReason,
+    EventKind,
+    FirstSeat,
+    Lane,
+    Phase,
+    PileKind,
+    PlayLimit,
+    PointSource,
+    ReplenishTiming,
+    action_i,
+    action_j,
+    action_kind,
+    encode,
+    new_state,
+)
+from sims.core import rng
+from sims.core.jit import kernel
+from sims.core.piles import pop_top, push
+from sims.core.records import NEVER, NO_WINNER
+
+# -- bookkeeping ------------------------------------------------------------------------
+
+
+@kernel
+def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    m = s.meta
+    k = m.log_n
+    if not m.log_on or k >= MAX_EVENTS:
+        return
+    e = s.scratch.log[k]
+    e.turn, e.seat, e.kind, e.card, e.target, e.value, e.extra = m.turn, seat, kind, card, target, value, extra
+    m.log_n = k + 1
+
+
+@kernel
+def clear_counters(st) -> None:
+    """Zero the per-game counters of one ``SEAT_DTYPE`` record in place."""
+    st.score = st.won = st.first = 0
+    st.points_score = st.points_prosperity = st.points_steal = st.points_replenish = 0
+    st.cards_played = st.attacks = st.draws = st.scores = 0
+    st.cards_destroyed = st.own_fragile_losses = st.replenishes = st.deck_total_cost = 0
+
+
+@kernel
+def clear_card_record(r, game: int, p: int, c: int) -> None:
+    """Reset one ``CARD_RECORD_DTYPE`` record in place for card ``c`` of seat ``p``."""
+    r.game, r.seat, r.card, r.won, r.in_opening_hand = game, p, c, 0, 0
+    r.first_drawn_turn = r.first_played_turn = NEVER
+    r.times_played = r.times_drawn = r.points_scored = r.steal_points = 0
+    r.damage_dealt = r.cards_destroyed = r.cards_drawn = 0
+    r.times_destroyed = r.times_discarded = r.times_retired = 0
+
+
+@kernel
+def reset(s, game: int, seed: np.uint64) -> None:
+    """Empty every zone and counter of ``s`` in place for game ``game`` seeded by ``seed``."""
+    m = s.meta
+    m.game, m.seed, m.turn, m.mover, m.first_seat, m.phase = game, seed, 0, 0, 0, Phase.PLAY
+    m.plays_left, m.pending_cost, m.pending_card, m.plays, m.actions = 0, 0, NO_CARD, 0, 0
+    m.winner, m.end_reason, m.log_n = NO_WINNER, EndReason.TIMEOUT, 0
+    for p in range(2):
+        s.piles.deck_n[p] = s.piles.hand_n[p] = s.piles.discard_n[p] = s.field.n[p] = 0
+        s.tally.score[p] = s.tally.replenished[p] = 0
+        clear_counters(s.tally.seats[p])
+    rng.seed_lanes(s.scratch.rng, seed)
+
+
+# -- set-up: R2 deck building, R3 first seat ---------------------------------------------
+
+
+@kernel
+def lay_out_piles(s) -> None:
+    """Sort the pool into the builder's piles once per batch, in place: cost 1+ and cost 0 without the
+    excluded cost, and the whole pool (R2)."""
+    pile, n = s.scratch.piles, s.scratch.piles_n
+    n[0] = n[1] = n[2] = 0
+    for c in range(s.meta.n_cards):
+        push(pile, n, PileKind.ALL, c)
+        cost = s.cards[c].cost
+        if cost != s.params.builder_excluded_cost:
+            push(pile, n, PileKind.FREE if cost == 0 else PileKind.COSTLY, c)
+
+
+@kernel
+def fill_piles(s) -> None:
+    """Put a full copy of the pool's builder piles face down in place (R2: one copy per deck source)."""
+    for k in range(3):
+        for i in range(s.scratch.piles_n[k]):  # a loop, not a slice copy: no shape-check code to compile
+            s.scratch.pick[k, i] = s.scratch.piles[k, i]
+        s.scratch.pick_n[k] = s.scratch.piles_n[k]
+
+
+@kernel
+def draw_random(s, pile: int) -> int:
+    """Remove a uniformly random card from builder pile ``pile`` in place; return it (NO_CARD if empty)."""
+    n = s.scratch.pick_n
+    if n[pile] == 0:
+        return NO_CARD
+    j = rng.randint(s.scratch.rng, Lane.SETUP, n[pile])
+    c = s.scratch.pick[pile, j]
+    n[pile] -= 1
+    s.scratch.pick[pile, j] = s.scratch.pick[pile, n[pile]]
+    return c
+
+
+@kernel
+def pick_card(s, total_cost: int) -> int:
+    """Draw the next card of a deck whose cards so far cost ``total_cost`` in place; return it (R2)."""
+    if s.params.deck_builder == DeckBuilder.UNIFORM_RANDOM:
+        return draw_random(s, PileKind.ALL)
+    if total_cost < s.params.builder_cost_target and s.scratch.pick_n[PileKind.COSTLY] > 0:
+        return draw_random(s, PileKind.COSTLY)  # step 2: cost-1+ cards until the target
+    if s.scratch.pick_n[PileKind.FREE] > 0:
+        return draw_random(s, PileKind.FREE)  # step 3: fill with 0-cost cards
+    return draw_random(s, PileKind.COSTLY)  # step 4: 0-cost cards ran out
+
+
+@kernel
+def add_to_deck(s, p: int, k: int) -> None:
+    """Pick card ``k`` of seat ``p``'s deck list in place (R2)."""
+    st = s.tally.seats[p]
+    c = pick_card(s, st.deck_total_cost)
+    s.piles.built[p, k] = c
+    st.deck[k] = c
+    st.deck_total_cost += s.cards[c].cost
+
+
+@kernel
+def build_decks(s, decks: np.ndarray) -> None:
+    """Fill ``piles.built`` with both seats' deck lists in place (R2), drawing on lane SETUP.
+
+    ``shared_set``: one copy of the pool; a coin picks the seat that draws first and the
+    seats then draw strictly alternately, one card each, so the two decks are disjoint and
+    identically distributed (RULES.md §2).
+    """
+    size = s.params.deck_size
+    for p in range(2):
+        for k in range(size, s.piles.built.shape[1]):
+            s.piles.built[p, k] = s.tally.seats[p].deck[k] = NO_CARD
+    if s.params.deck_builder == DeckBuilder.FIXED:
+        for p in range(2):
+            for k in range(size):
+                s.piles.built[p, k] = s.tally.seats[p].deck[k] = decks[p, k]
+                s.tally.seats[p].deck_total_cost += s.cards[decks[p, k]].cost
+    elif s.params.deck_source == DeckSource.SHARED_SET:
+        fill_piles(s)
+        first = rng.randint(s.scratch.rng, Lane.SETUP, 2)
+        for k in range(2 * size):
+            add_to_deck(s, first ^ (k & 1), k >> 1)
+    else:
+        for p in range(2):
+            fill_piles(s)  # R2 default: each seat has its own full copy
+            for k in range(size):
+                add_to_deck(s, p, k)
+
+
+@kernel
+def draw(s, p: int) -> int:
+    """Move seat ``p``'s top deck card to its hand in place; return it (NO_CARD: empty deck or full hand)."""
+    if s.piles.deck_n[p] == 0 or s.piles.hand_n[p] >= s.params.hand_limit:
+        return NO_CARD
+    c = pop_top(s.piles.deck, s.piles.deck_n, p)
+    push(s.piles.hand, s.piles.hand_n, p, c)
+    r = s.tally.cards[p, c]
+    r.times_drawn += 1
+    if r.first_drawn_turn == NEVER:
+        r.first_drawn_turn = s.meta.turn
+    return c
+
+
+@kernel
+def deal(s) -> None:
+    """Shuffle both built decks (lanes SHUFFLE + p) and draw the opening hands in place (*Starting the Game*)."""
+    m = s.meta
+    for p in range(2):
+        for k in range(s.params.deck_size):
+            c = s.piles.built[p, k]
+            s.piles.deck[p, k] = c
+            clear_card_record(s.tally.cards[p, c], m.game, p, c)
+            log_event(s, EventKind.DECK, p, c, NO_CARD, k, 0)
+        s.piles.deck_n[p] = s.params.deck_size
+        rng.shuffle(s.piles.deck[p], s.params.deck_size, s.scratch.rng, Lane.SHUFFLE + p)
+        for _ in range(s.params.opening_hand):
+            c = draw(s, p)
+            if c != NO_CARD:
+                s.tally.cards[p, c].in_opening_hand = 1
+        log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+
+
+@kernel
+def set_up(s, decks: np.ndarray, game: int, seed: np.uint64) -> None:
+    """Reset ``s`` and prepare game ``game``: first seat (R3), decks (R2), hands, turn 1 (phase 1)."""
+    reset(s, game, seed)
+    m = s.meta
+    coin = rng.randint(s.scratch.rng, Lane.SETUP, 2)  # always drawn: lane SETUP stays paired across first_seat
+    m.first_seat = coin if s.params.first_seat == FirstSeat.RANDOM else game % 2
+    m.mover = m.first_seat
+    s.tally.seats[m.first_seat].first = 1
+    build_decks(s, decks)
+    deal(s)
+    start_turn(s)
+
+
+# -- points and the deck cycle ----------------------------------------------------------
+
+
+@kernel
+def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
+    """Add ``n`` points from ``source`` to seat ``p`` in place; return True if this wins at once (R10)."""
+    score = s.tally.score
+    score[p] += n
+    st = s.tally.seats[p]
+    if source == PointSource.SCORE:
+        st.points_score += n
+        kind = EventKind.SCORE_ACTION
+    elif source == PointSource.PROSPERITY:
+        st.points_prosperity += n
+        kind = EventKind.PROSPERITY
+    elif source == PointSource.STEAL:
+        st.points_steal += n
+        kind = EventKind.STEAL
+    else:
+        st.points_replenish += n
+        kind = EventKind.REPLENISH_POINT
+    log_event(s, kind, p, card, NO_CARD, n, score[p])
+    if score[p] < s.params.target_score:
+        return False
+    m = s.meta
+    m.winner, m.end_reason, m.phase = p, EndReason.TARGET_SCORE, Phase.OVER
+    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, score[p], s.tally.score[1 - p])
+    return True
+
+
+@kernel
+def replenish(s, p: int) -> None:
+    """Shuffle seat ``p``'s discard pile into its empty deck in place (R15); nothing if the pile is empty."""
+    n = s.piles.discard_n[p]
+    if n == 0:
+        return  # R15: nothing replenished, no point
+    for k in range(n):
+        s.piles.deck[p, k] = s.piles.discard[p, k]
+    s.piles.deck_n[p] = n
+    s.piles.discard_n[p] = 0
+    rng.shuffle(s.piles.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
+    s.tally.replenished[p] = 1
+    s.tally.seats[p].replenishes += 1
+    log_event(s, EventKind.REPLENISH, p, NO_CARD, NO_CARD, n, 0)
+
+
+# -- the field ----------------------------------------------------------------------------
+
+
+@kernel
+def full_acts(s, c: int) -> int:
+    """Return the actions card ``c`` may take per turn: 2 (attacks) with DOUBLE, else 1 (R12)."""
+    return 2 if s.cards[c].keywords & DOUBLE else 1
+
+
+@kernel
+def enter_field(s, p: int, c: int) -> None:
+    """Put card ``c`` in seat ``p``'s next field slot in place with printed HP/DEF (R18); READY may act (R12)."""
+    f = s.field
+    slot = f.n[p]
+    f.card[p, slot] = c
+    f.hp[p, slot] = s.cards[c].hp
+    f.def_[p, slot] = s.cards[c].def_
+    f.acts[p, slot] = full_acts(s, c) if s.cards[c].keywords & READY else 0  # E5
+    f.n[p] = slot + 1
+
+
+@kernel
+def leave_field(s, p: int, slot: int) -> int:
+    """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18)."""
+    f = s.field
+    c = f.card[p, slot]
+    for k in range(slot, f.n[p] - 1):
+        f.card[p, k], f.hp[p, k] = f.card[p, k + 1], f.hp[p, k + 1]
+        f.def_[p, k], f.acts[p, k] = f.def_[p, k + 1], f.acts[p, k + 1]
+    f.n[p] -= 1
+    push(s.piles.discard, s.piles.discard_n, p, c)
+    return c
+
+
+@kernel
+def destroy(s, p: int, slot: int, by: int) -> None:
+    """Destroy seat ``p``'s card at ``slot`` in place (to its owner's discard, R18); ``by`` = destroyer or NO_CARD."""
+    c = leave_field(s, p, slot)
+    s.tally.cards[p, c].times_destroyed += 1
+    log_event(s, EventKind.DESTROY, p, by, c, 0, 0)
+
+
+# -- phase 1 and phase 4 ------------------------------------------------------------------
+
+
+@kernel
+def start_turn(s) -> None:
+    """Run phase 1 for ``meta.mover`` in place (replenish point R15, draw R16) and open phase 2 (R4)."""
+    m = s.meta
+    p = m.mover
+    m.turn += 1
+    m.phase, m.plays, m.actions, m.pending_cost = Phase.PLAY, 0, 0, 0
+    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.tally.score[p], s.tally.score[1 - p])
+    if s.params.replenish_timing == ReplenishTiming.START_OF_NEXT_TURN and s.piles.deck_n[p] == 0:
+        replenish(s, p)  # R15 digital: includes cards destroyed on the opponent's turn (E18)
+    if s.tally.replenished[p]:
+        s.tally.replenished[p] = 0
+        if s.params.replenish_point > 0 and gain_points(s, p, s.params.replenish_point, PointSource.REPLENISH, NO_CARD):
+            return  # E19: the replenish point can win before the draw
+    if m.turn > 1 or s.params.first_turn_draw:  # R16: no draw on the game's first turn
+        c = draw(s, p)  # R16, E15: nothing with a full hand or an empty deck
+        if c != NO_CARD:
+            log_event(s, EventKind.DRAW, p, c, NO_CARD, 0, 0)
+    hand = s.piles.hand_n[p]
+    m.plays_left = UNLIMITED_PLAYS if s.params.play_limit == PlayLimit.UNLIMITED else (hand + 1) // 2  # R4, E2
+    for slot in range(s.field.n[p]):
+        s.field.acts[p, slot] = full_acts(s, s.field.card[p, slot])  # untap
+
+
+@kernel
+def record_turn(s) -> None:
+    """Write the TURN row of the current turn into ``s.tally.turns`` in place."""
+    m = s.meta
+    t = s.tally.turns[m.turn - 1]
+    t.game, t.turn, t.seat = m.game, m.turn, m.mover
+    t.score_0, t.score_1 = s.tally.score[0], s.tally.score[1]
+    t.field_0, t.field_1 = s.field.n[0], s.field.n[1]
+    t.hand_0, t.hand_1 = s.piles.hand_n[0], s.piles.hand_n[1]
+    t.deck_0, t.deck_1 = s.piles.deck_n[0], s.piles.deck_n[1]
+    t.plays, t.actions = m.plays, m.actions
+
+
+@kernel
+def end_turn(s) -> None:
+    """Run phase 4 for the mover in place (idle draw R17, replenish R15), then pass the turn (R20 cap)."""
+    m = s.meta
+    p = m.mover
+    if s.params.idle_extra_draw and m.plays == 0 and m.actions == 0:  # R17: retiring alone is idle
+        c = draw(s, p)
+        if c != NO_CARD:
+            log_event(s, EventKind.IDLE_DRAW, p, c, NO_CARD, 0, 0)
+    if s.params.replenish_timing == ReplenishTiming.END_OF_TURN and s.piles.deck_n[p] == 0:
+        replenish(s, p)  # R15 tabletop: after the idle draw
+    log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+    record_turn(s)
+    if m.turn >= s.params.max_turns:  # R20: a timeout, no winner
+        m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
+        log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
+        return
+    m.mover = 1 - p
+    start_turn(s)
+
+
+# -- legality (R4-R9, R12, R13) -----------------------------------------------------------
+
+
+@kernel
+def can_play(s, p: int, i: int) -> bool:
+    """Return True if seat ``p`` may play hand card ``i`` now (allowance R4, cost R5, field limit R6)."""
+    c = s.piles.hand[p, i]
+    return s.meta.plays_left > 0 and s.field.n[p] < s.params.field_limit and s.piles.hand_n[p] - 1 >= s.cards[c].cost
+
+
+@kernel
+def can_retire(s, p: int) -> bool:
+    """Return True if seat ``p`` may retire a field card: only while its field is full (R6)."""
+    return s.field.n[p] >= s.params.field_limit
+
+
+@kernel
+def can_target(s, p: int, slot: int, t: int) -> bool:
+    """Return True if seat ``p``'s card at ``slot`` beats the *current* DEF of opposing slot ``t`` (R8)."""
+    return s.cards[s.field.card[p, slot]].atk > s.field.def_[1 - p, t]
+
+
+@kernel
+def can_attack(s, p: int, slot: int) -> bool:
+    """Return True if seat ``p``'s card at ``slot`` may declare an attack: an action left and a legal target (R8)."""
+    if s.field.acts[p, slot] == 0:
+        return False
+    for t in range(s.field.n[1 - p]):  # noqa: SIM110 (a plain loop compiles to the tightest code)
+        if can_target(s, p, slot, t):
+            return True
+    return False
+
+
+@kernel
+def can_draw(s, p: int, slot: int) -> bool:
+    """Return True if seat ``p``'s card at ``slot`` may take a draw action (R9; not after a DOUBLE attack, R12)."""
+    c = s.field.card[p, slot]
+    fresh = s.field.acts[p, slot] == full_acts(s, c)
+    return fresh and s.cards[c].draw > 0 and s.piles.deck_n[p] > 0 and s.piles.hand_n[p] < s.params.hand_limit
+
+
+@kernel
+def can_score(s, p: int, slot: int) -> bool:
+    """Return True if seat ``p``'s card at ``slot`` may take a score action (R12)."""
+    c = s.field.card[p, slot]
+    return s.field.acts[p, slot] == full_acts(s, c) and s.cards[c].score > 0
+
+
+@kernel
+def legal_field_actions(s, p: int, slot: int, out: np.ndarray, n: int) -> int:
+    """Append the actions of seat ``p``'s card at ``slot`` to ``out[n:]``; return the new count."""
+    if s.field.acts[p, slot] == 0:
+        return n
+    if s.cards[s.field.card[p, slot]].keywords & OMNI:
+        if can_attack(s, p, slot):  # R13: one action hits all eligible cards
+            out[n] = encode(ActionKind.ATTACK, slot, ALL_TARGETS)
+            n += 1
+    else:
+        for t in range(s.field.n[1 - p]):
+            if can_target(s, p, slot, t):
+                out[n] = encode(ActionKind.ATTACK, slot, t)
+                n += 1
+    if can_draw(s, p, slot):
+        out[n] = encode(ActionKind.DRAW, slot, 0)
+        n += 1
+    if can_score(s, p, slot):
+        out[n] = encode(ActionKind.SCORE, slot, 0)
+        n += 1
+    return n
+
+
+@kernel
+def legal_actions(s, out: np.ndarray) -> int:
+    """Write the mover's legal actions into ``out`` in place; return how many (0 once the game is over)."""
+    m = s.meta
+    p = m.mover
+    n = 0
+    if m.phase == Phase.OVER:
+        return 0
+    if m.phase == Phase.PAY:  # R5: any card left in hand pays (the played card is already in the field)
+        for i in range(s.piles.hand_n[p]):
+            out[n] = encode(ActionKind.PAY, i, 0)
+            n += 1
+        return n
+    if m.phase == Phase.PLAY:
+        for i in range(s.piles.hand_n[p]):
+            if can_play(s, p, i):
+                out[n] = encode(ActionKind.PLAY, i, 0)
+                n += 1
+        if can_retire(s, p):
+            for slot in range(s.field.n[p]):
+                out[n] = encode(ActionKind.RETIRE, slot, 0)
+                n += 1
+    for slot in range(s.field.n[p]):  # R7: declaring one closes phase 2
+        n = legal_field_actions(s, p, slot, out, n)
+    out[n] = END_TURN  # R7: every action is optional
+    return n + 1
+
+
+# -- phase 2: play, pay, retire -------------------------------------------------------------
+
+
+@kernel
+def take_from_hand(s, p: int, i: int) -> int:
+    """Remove card ``i`` from seat ``p``'s hand in place (the others keep their order); return it."""
+    h = s.piles.hand
+    c = h[p, i]
+    n = s.piles.hand_n[p] - 1
+    for k in range(i, n):
+        h[p, k] = h[p, k + 1]
+    s.piles.hand_n[p] = n
+    return c
+
+
+@kernel
+def play_card(s, i: int) -> None:
+    """Play the mover's hand card ``i`` to its field in place; PAY decisions then pay its cost (R4, R5)."""
+    m = s.meta
+    p = m.mover
+    c = take_from_hand(s, p, i)
+    enter_field(s, p, c)
+    m.plays_left -= 1  # R4: counts plays; cost cards do not count
+    m.plays += 1
+    s.tally.seats[p].cards_played += 1
+    r = s.tally.cards[p, c]
+    r.times_played += 1
+    if r.first_played_turn == NEVER:
+        r.first_played_turn = m.turn
+    log_event(s, EventKind.PLAY, p, c, NO_CARD, s.cards[c].cost, 0)
+    m.pending_card, m.pending_cost = c, s.cards[c].cost
+    if m.pending_cost > 0:
+        m.phase = Phase.PAY
+
+
+@kernel
+def pay_cost(s, i: int) -> None:
+    """Discard the mover's hand card ``i`` towards the pending cost in place (R5)."""
+    m = s.meta
+    p = m.mover
+    c = take_from_hand(s, p, i)
+    push(s.piles.discard, s.piles.discard_n, p, c)
+    s.tally.cards[p, c].times_discarded += 1
+    log_event(s, EventKind.PAY, p, c, m.pending_card, 0, 0)
+    m.pending_cost -= 1
+    if m.pending_cost == 0:
+        m.phase = Phase.PLAY
+
+
+@kernel
+def retire(s, slot: int) -> None:
+    """Retire the mover's field card at ``slot`` to its discard pile in place (R6)."""
+    p = s.meta.mover
+    c = leave_field(s, p, slot)
+    s.tally.cards[p, c].times_retired += 1
+    log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
+
+
+# -- phase 3: actions --------------------------------------------------------------------------
+
+
+@kernel
+def self_effects(s, p: int, slot: int) -> None:
+    """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11)."""
+    f = s.field
+    c = f.card[p, slot]
+    kw = s.cards[c].keywords
+    if kw & DEVOUR and f.hp[p, slot] < s.params.devour_hp_cap:
+        f.hp[p, slot] += 1
+        log_event(s, EventKind.DEVOUR, p, c, NO_CARD, f.hp[p, slot], 0)
+    if kw & DECAY and f.def_[p, slot] > 0:
+        f.def_[p, slot] -= 1
+        log_event(s, EventKind.DECAY, p, c, NO_CARD, f.def_[p, slot], 0)
+    if kw & FRAGILE:
+        f.hp[p, slot] -= 1
+        log_event(s, EventKind.FRAGILE, p, c, NO_CARD, f.hp[p, slot], 0)
+        if f.hp[p, slot] <= 0:  # E6, E8: destroyed after its action resolved
+            destroy(s, p, slot, NO_CARD)
+            s.tally.seats[p].own_fragile_losses += 1
+
+
+@kernel
+def hit(s, p: int, c: int, t: int) -> int:
+    """Deal exactly 1 damage from seat ``p``'s card ``c`` to opposing slot ``t`` in place (R8); 1 if it is destroyed."""
+    o = 1 - p
+    s.field.hp[o, t] -= 1
+    s.tally.cards[p, c].damage_dealt += 1
+    log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
+    if s.field.hp[o, t] > 0:
+        return 0
+    destroy(s, o, t, c)  # to its owner's discard pile (R18)
+    s.tally.cards[p, c].cards_destroyed += 1
+    s.tally.seats[p].cards_destroyed += 1
+    return 1
+
+
+@kernel
+def attack(s, slot: int, t: int) -> None:
+    """Resolve an attack of the mover's card at ``slot`` on opposing slot ``t`` in place (R8, R12, R13)."""
+    p = s.meta.mover
+    o = 1 - p
+    c = s.field.card[p, slot]
+    s.field.acts[p, slot] -= 1  # DOUBLE: one of two attacks (R12)
+    s.tally.seats[p].attacks += 1
+    if s.cards[c].keywords & OMNI:  # R13: every eligible card at once; back to front keeps slots valid
+        log_event(s, EventKind.ATTACK, p, c, NO_CARD, 0, 0)
+        destroyed = 0
+        for u in range(s.field.n[o] - 1, -1, -1):
+            if can_target(s, p, slot, u):
+                destroyed += hit(s, p, c, u)
+    else:
+        log_event(s, EventKind.ATTACK, p, c, s.field.card[o, t], 0, 0)
+        destroyed = hit(s, p, c, t)
+    if s.cards[c].keywords & STEAL:
+        for _ in range(destroyed):  # R13: a point per destroyed card, each may win (R10, E19)
+            s.tally.cards[p, c].steal_points += 1
+            if gain_points(s, p, 1, PointSource.STEAL, c):
+                return
+    self_effects(s, p, slot)
+
+
+@kernel
+def take_draw_action(s, slot: int) -> None:
+    """Resolve a draw action of the mover's card at ``slot`` in place: min(DRAW, deck, room) cards (R9)."""
+    p = s.meta.mover
+    c = s.field.card[p, slot]
+    n = min(s.cards[c].draw, s.piles.deck_n[p], s.params.hand_limit - s.piles.hand_n[p])  # E14
+    s.field.acts[p, slot] = 0
+    s.tally.seats[p].draws += 1
+    s.tally.cards[p, c].cards_drawn += n
+    log_event(s, EventKind.DRAW_ACTION, p, c, NO_CARD, n, 0)
+    for _ in range(n):
+        log_event(s, EventKind.DRAWN, p, draw(s, p), c, 0, 0)
+    self_effects(s, p, slot)
+
+
+@kernel
+def score_action(s, slot: int) -> None:
+    """Resolve a score action of the mover's card at ``slot`` in place: SCORE, then PROSPERITY (R10, R14)."""
+    p = s.meta.mover
+    c = s.field.card[p, slot]
+    s.field.acts[p, slot] = 0
+    s.tally.seats[p].scores += 1
+    r = s.tally.cards[p, c]
+    r.points_scored += s.cards[c].score
+    if gain_points(s, p, s.cards[c].score, PointSource.SCORE, c):
+        return  # E19: no PROSPERITY, no FRAGILE after the win
+    if s.cards[c].keywords & PROSPERITY:
+        bonus = s.piles.hand_n[p] // s.params.prosperity_step  # R14: hand as the action resolves
+        if bonus > 0:
+            r.points_scored += bonus
+            if gain_points(s, p, bonus, PointSource.PROSPERITY, c):
+                return
+    self_effects(s, p, slot)
+
+
+@kernel
+def apply_action(s, action: int) -> None:
+    """Apply one encoded legal action of the mover in place; END also runs phases 4 and 1."""
+    m = s.meta
+    kind, i = action_kind(action), action_i(action)
+    if kind == ActionKind.END:
+        end_turn(s)
+    elif kind == ActionKind.PLAY:
+        play_card(s, i)
+    elif kind == ActionKind.PAY:
+        pay_cost(s, i)
+    elif kind == ActionKind.RETIRE:
+        retire(s, i)
+    else:
+        m.phase = Phase.ACTION  # R7: the first action closes phase 2
+        m.actions += 1
+        if kind == ActionKind.ATTACK:
+            attack(s, i, action_j(action))
+        elif kind == ActionKind.DRAW:
+            take_draw_action(s, i)
+        else:
+            score_action(s, i)
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+@kernel
+def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
+    """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
+
+    ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
+    illegal actions chosen, games not over within ``max_turns``.
+    """
+    set_up(s, decks, game, seed)
+    m = s.meta
+    checking = report.shape[0] > 0
+    cap = 64 * s.params.max_turns * (s.params.deck_size + s.params.field_limit)  # decisions; only a bug reaches it
+    while m.phase != Phase.OVER and cap > 0:
+        cap -= 1
+        s.scratch.n_legal = 0
+        if checking or policies.needs_legal(bot_ids[m.mover]):
+            s.scratch.n_legal = legal_actions(s, s.scratch.legal)
+        a = policies.choose(bot_ids[m.mover], s)
+        if checking and not audit(s, a, report):
+            m.phase = Phase.OVER  # stop this game: an illegal action could corrupt the state
+            break
+        apply_action(s, a)
+        if checking:
+            report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
+    if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
+        report[3] += 1
+    if m.end_reason == EndReason.TARGET_SCORE:
+        record_turn(s)  # the winning turn ended mid-turn
+
+
+@kernel
+def audit(s, action: int, report: np.ndarray) -> bool:
+    """Count one decision in ``report``; return False (and count it) if ``action`` is not legal."""
+    report[0] += 1
+    for k in range(s.scratch.n_legal):
+        if s.scratch.legal[k] == action:
+            return True
+    report[2] += 1
+    return False
+
+
+@kernel
+def mark(seen: np.ndarray, zone: np.ndarray, n: int, p: int) -> int:
+    """Add 1 to ``seen[c]`` for each card ``c`` of ``zone[p, :n]`` in place; return ``n``."""
+    for k in range(n):
+        seen[zone[p, k]] += 1
+    return n
+
+
+@kernel
+def conserved(s, p: int) -> bool:
+    """Return True if each card of seat ``p``'s deck list is in exactly one of its deck/hand/field/discard."""
+    seen = s.scratch.seen
+    for k in range(s.params.deck_size):
+        seen[s.piles.built[p, k]] = 0
+    total = mark(seen, s.piles.deck, s.piles.deck_n[p], p) + mark(seen, s.piles.hand, s.piles.hand_n[p], p)
+    total += mark(seen, s.piles.discard, s.piles.discard_n[p], p) + mark(seen, s.field.card, s.field.n[p], p)
+    ok = total == s.params.deck_size
+    for k in range(s.params.deck_size):
+        ok = ok and seen[s.piles.built[p, k]] == 1
+    return ok
+
+
+@kernel
+def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.ndarray:
+    """Return a fresh ``STATE_DTYPE[1]`` for a batch: cards, params, bot weights and card values loaded."""
+    state = new_state(cards, params)
+    s = state[0]
+    for p in range(2):
+        for k in range(weights.shape[1]):
+            s.scratch.weights[p, k] = weights[p, k]
+    policies.card_values(s)
+    lay_out_piles(s)
+    s.meta.log_on = log_on
+    return state
+
+
+@kernel
+def fits(s, record_cards: int, games: np.ndarray, seats: np.ndarray, cards_out: np.ndarray, counts: np.ndarray) -> bool:
+    """Return True if one more game's games/seats/cards rows fit the output buffers (size 0 = table off)."""
+    room = games.shape[0] == 0 or counts[0] < games.shape[0]
+    room = room and (seats.shape[0] == 0 or counts[1] + 2 <= seats.shape[0])
+    return room and (not record_cards or counts[2] + 2 * s.params.deck_size <= cards_out.shape[0])
+
+
+@kernel
+def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats, cards_out, turns, counts) -> None:
+    """Append the finished game's rows to the output tables in place and advance ``counts``.
+
+    A ``games`` or ``seats`` buffer of size 0 means that table is not wanted.
+    """
+    m = s.meta
+    if games.shape[0] > 0:
+        row = games[counts[0]]
+        row.game, row.seed, row.first_seat, row.winner, row.turns = m.game, m.seed, m.first_seat, m.winner, m.turn
+        row.end_reason, row.score_0, row.score_1 = m.end_reason, s.tally.score[0], s.tally.score[1]
+        counts[0] += 1
+    for p in range(2):
+        st = s.tally.seats[p]
+        st.game, st.seat, st.bot, st.score, st.won = m.game, p, bot_ids[p], s.tally.score[p], m.winner == p
+        if seats.shape[0] > 0:
+            seats[counts[1]] = st
+            counts[1] += 1
+        for k in range(s.params.deck_size if record_cards else 0):
+            r = s.tally.cards[p, s.piles.built[p, k]]
+            r.won = m.winner == p
+            cards_out[counts[2]] = r
+            counts[2] += 1
+    for t in range(m.turn if record_turns else 0):
+        turns[counts[3]] = s.tally.turns[t]
+        counts[3] += 1
+
+
+@kernel
+def play_games(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+
+    Stops before a game whose rows would not fit; ``counts[:4]`` = rows written per table.
+    Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
+    """
+    state = prepare(cards, params, weights, 0)
+    no_report = np.zeros(0, np.int64)
+    counts[:] = 0
+    for k in range(n_games):
+        # ``s`` points into ``state`` without holding a reference: taking it inside the loop keeps
+        # ``state`` alive until the loop ends (Numba frees an array right after its last use).
+        s = state[0]
+        if not fits(s, record_cards, games, seats, cards_out, counts):
+            return k
+        g = first_game + k
+        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), no_report)
+        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
+            return k  # its turn rows do not fit: the caller grows the buffers and replays it
+        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
+    return n_games
+
+
+@kernel
+def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
+    """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
+    state = prepare(cards, params, weights, 0)
+    report[:] = 0
+    for k in range(n_games):
+        g = first_game + k
+        play_game(state[0], decks, bot_ids, g, rng.game_seed(root_seed, g), report)
+
+
+@kernel
+def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
+    """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
+    state = prepare(cards, params, weights, 1)
+    play_game(state[0], decks, bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
+    return state[0].scratch.log[: state[0].meta.log_n].copy()  # ``state`` stays alive until the copy
