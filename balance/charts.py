@@ -21,21 +21,14 @@ import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from balance.metrics.cards import CARD_RATES
+
 STYLE = Path(__file__).with_name("balance.mplstyle")
 PALETTE: tuple[str, ...] = tuple(
     mpl.rc_params_from_file(STYLE, use_default_template=False)["axes.prop_cycle"].by_key()["color"]
 )
 GREY = "#8c8c8c"
-RATE_LABELS = {
-    "gp_wr": "GP WR",
-    "oh_wr": "OH WR",
-    "gd_wr": "GD WR",
-    "gih_wr": "GIH WR",
-    "gns_wr": "GNS WR",
-    "played_wr": "Played WR",
-    "play_rate": "Play rate",
-    "iwd": "IWD",
-}
+RATE_LABELS = {**CARD_RATES, "iwd": "IWD"}
 PERSPECTIVE_LABELS = {"first_minus_second": "first seat − second seat", "winner_minus_loser": "winner − loser"}
 F = TypeVar("F", bound=Callable[..., Any])
 
