@@ -43,7 +43,10 @@ def _per_game(run: Run) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
     }
     if "bot" in columns(run.seats):
         bots = run.seats.group_by("game", "bot").agg(pl.col("won").eq(1).cast(pl.Float64).mean()).collect()
-        if bots.height:
+        # a bot that fills every seat (a mirror match) always has win rate (1 - draws) / seats:
+        # not a bot metric, so it is left out
+        mirror = bots.group_by("bot").len()["len"].max() == bots.height
+        if bots.height and not mirror:
             wide = bots.pivot(on="bot", index="game", values="won")
             wide = wide.rename({b: f"win_rate[{b}]" for b in wide.columns if b != "game"})
             frame = frame.join(wide, on="game", how="left")
@@ -86,7 +89,8 @@ def compare_runs(a: Run, b: Run) -> pl.DataFrame:
     ``value_b`` are means over those same games, so ``delta = value_a − value_b``. ``lo``/
     ``hi`` bound delta (95 %, t on per-game differences); ``significant`` means the
     interval excludes 0 (no multiple-comparison correction). Rates are fractions (unit
-    ``rate``). Per-bot win rates appear only when both runs have the same bots.
+    ``rate``). Per-bot win rates appear only when both runs have the same bots and at least
+    two different bots play.
     """
     fa, meta_a = _per_game(a)
     fb, meta_b = _per_game(b)
