@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,12 +44,12 @@ def _row_lines(path: Path) -> list[int]:
     return [line for line, raw in enumerate(reader, start=2) if any(cell.strip() for cell in raw)]
 
 
-def _placeholders(path: Path) -> set[str]:
-    """Return the names whose confidence in ``path`` (inference notes) mentions "placeholder"."""
+def _confidence(path: Path) -> dict[str, str]:
+    """Return each card's inference confidence from ``path`` (inference_notes.csv), by name."""
     rows = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
     if rows and not {"name", "confidence"} <= set(rows[0]):
         raise CardDataError(f"{path}:1: missing column(s) name, confidence")
-    return {r["name"].strip() for r in rows if "placeholder" in (r["confidence"] or "").lower()}
+    return {r["name"].strip(): (r["confidence"] or "").strip() for r in rows}
 
 
 def load_pool(path: Path | str) -> CardPool:
@@ -62,9 +63,14 @@ def load_pool(path: Path | str) -> CardPool:
             raise CardDataError(f"{path}:{line}: column 'set': unknown set {value!r}; expected Starter or Booster 1-3")
         pool.table[i]["set"] = sets[key]
     notes = path.with_name(NOTES_FILE)
-    guessed = _placeholders(notes) if notes.exists() else set()
-    pool.table["placeholder"] = [name in guessed for name in pool.names]
-    return pool
+    confidence = _confidence(notes) if notes.exists() else {}
+    pool.table["placeholder"] = ["placeholder" in confidence.get(name, "").lower() for name in pool.names]
+    # R1: per-card figures are shown with the row's provenance; "page" rows are certain
+    shown = tuple(
+        "certain" if src == "page" else confidence.get(name, "unknown")
+        for name, src in zip(pool.names, pool.text["source"], strict=True)
+    )
+    return replace(pool, text={**pool.text, "confidence": shown})
 
 
 def deck_room(pool: CardPool, params: Params) -> int:

@@ -152,3 +152,14 @@ def test_prepare_pool_counts_only_cards_the_recommended_builder_may_use():
 def test_prepare_pool_rejects_parameters_beyond_the_kernels_bounds(key, value):
     with pytest.raises(ParamError, match=key):
         prepare_pool(load_pool(GAME.cards_path), Params()._replace(**{key: value}))
+
+
+def test_every_card_carries_its_inference_confidence_for_reports():
+    pool = load_pool(GAME.cards_path)
+    confidence = dict(zip(pool.names, pool.text["confidence"], strict=True))
+    assert confidence["Sea Dragon"] == "certain"  # source = page
+    assert "placeholder" in confidence["Gun Imp"]
+    assert confidence["Surprise Attack"] == "high"
+    assert "unknown" not in confidence.values()
+    kept = prepare_pool(pool, Params())
+    assert len(kept.text["confidence"]) == len(kept)
