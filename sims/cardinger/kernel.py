@@ -762,9 +762,10 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
     """
     m = s.meta
     if games.shape[0] > 0:
-        row = games[counts[0]]
-        row.game, row.seed, row.first_seat, row.winner, row.turns = m.game, m.seed, m.first_seat, m.winner, m.turn
-        row.end_reason, row.score_0, row.score_1 = m.end_reason, s.tally.score[0], s.tally.score[1]
+        row = games[counts[0]]  # item syntax: also works on the plain np.void rows of NUMBA_DISABLE_JIT runs
+        row["game"], row["seed"], row["first_seat"], row["winner"] = m.game, m.seed, m.first_seat, m.winner
+        row["turns"], row["end_reason"] = m.turn, m.end_reason
+        row["score_0"], row["score_1"] = s.tally.score[0], s.tally.score[1]
         counts[0] += 1
     for p in range(2):
         st = s.tally.seats[p]
@@ -824,4 +825,11 @@ def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.n
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     state = prepare(cards, params, weights, 1)
     play_game(state[0], decks, bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
-    return state[0].scratch.log[: state[0].meta.log_n].copy()  # ``state`` stays alive until the copy
+    return logged_events(state)  # passed whole: ``state`` stays alive until the copy is made
+
+
+@kernel
+def logged_events(state: np.ndarray) -> np.ndarray:
+    """Return a copy of the events logged in ``state`` (STATE_DTYPE[1], kept alive by the caller)."""
+    s = state[0]
+    return s.scratch.log[: s.meta.log_n].copy()

@@ -1,6 +1,6 @@
 """Cardinger enums, card table dtype and result record dtypes.
 
-(The in-game ``State`` layout is defined further down by the kernel author.)
+(The in-game state record, ``STATE_DTYPE``, and the action and event enums follow below.)
 """
 
 from enum import IntEnum, IntFlag
@@ -184,8 +184,10 @@ TURN_DTYPE = np.dtype(
 # (meta, piles, field, tally, scratch) with fixed-size array fields, plus a copy of the
 # card table. Kernels take ``s = state[0]`` and read it like a C struct:
 # ``s.piles.hand[p, i]``, ``s.field.hp[p, slot]``, ``s.cards[c].atk``, ``s.meta.turn``.
-# ``s`` holds no reference to ``state``: whoever allocates ``state`` must keep using it (or
-# keep it in Python) while ``s`` is in use, because Numba frees an array after its last use.
+# ``s`` holds no reference to ``state``, and Numba frees an array right after its last use
+# (even in the middle of an expression), so a kernel that allocates ``state`` must keep it
+# alive while ``s`` is used: use ``state`` again later, or pass ``state`` itself to a callee
+# (``kernel.play_games``, ``kernel.logged_events``). From Python, holding ``state`` suffices.
 #
 # Why a record and not a NamedTuple of arrays (STYLE.md 2.5): every Numba array carries a
 # reference count. A kernel that receives a tuple of ~20 arrays increfs and decrefs every
@@ -384,6 +386,9 @@ STATE_DTYPE = np.dtype(
     ],
     align=True,
 )
+# As ``np.record`` elements, a state also allows ``s.meta.turn`` attribute access in plain
+# Python, so the kernels run unchanged with NUMBA_DISABLE_JIT=1 (Makefile ``test-nojit``).
+STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
 
 
 @kernel

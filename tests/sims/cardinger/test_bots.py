@@ -58,6 +58,7 @@ def midgame_positions(n: int, seed: int = 5):
             yield state, s
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(GAME.bots, repeat=2)))
 def test_every_pairing_takes_only_legal_actions_and_conserves_cards(a, b):
     params = GAME.make_params()
@@ -107,11 +108,13 @@ def test_heuristic_bots_ignore_the_opponents_hand_and_deck_order():
         assert [bots.choose(b, o) for b in (Bot.GREEDY, Bot.TUNED)] == choices
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_decisively():
     wins = win_count("greedy", "random", 1000, seed=41)
     assert wilson_low(wins, 1000) > 0.95
 
 
+@pytest.mark.slow
 def test_tuned_beats_greedy_significantly():
     n = 6000
     wins = win_count("tuned", "greedy", n, seed=43)

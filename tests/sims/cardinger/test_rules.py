@@ -621,6 +621,7 @@ def test_recommended_decks_follow_the_recipe_for_many_seeds(cg):
         assert extra == 0  # 29 zero-cost cards: never runs out with its own set
 
 
+@pytest.mark.slow
 def test_recommended_fallback_takes_all_sixteen_zero_cost_cards_and_one_more(cg):
     cards = cg.make_cards(card(cost=4), card(cost=3), card(cost=3), *[card(cost=1)] * 6, *[card(cost=0)] * 16)
     params = Params()
@@ -646,6 +647,7 @@ def test_uniform_random_decks_are_unique_and_may_include_cost_eight_cards(cg):
     assert counts.min() > 0  # every card of the pool turns up
 
 
+@pytest.mark.slow
 def test_shared_set_decks_are_disjoint_and_neither_seat_is_favoured(cg):
     params = Params(deck_source=1)
     cards = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params).table
@@ -671,6 +673,7 @@ def test_fixed_decks_are_used_as_given(cg):
 # -- R3, R20, R21: first seat, timeouts, classic -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_first_seat_is_a_fair_coin_by_default(cg):
     games = cg.chunk(Params(), n=2000)["games"]
     firsts = games["first_seat"].sum()
@@ -714,6 +717,7 @@ def test_retired_damaged_card_returns_with_printed_stats(cg):
 # -- whole games: drivers, audits, replay ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant", ["modern", "digital", "starter_pool", "shared_set", "with_gun_imp", "uniform_decks"]
 )
@@ -765,6 +769,7 @@ def test_double_fragile_card_destroyed_by_its_first_attack_loses_the_second(cg):
     assert cg.legal(s) == {END_TURN}
 
 
+@pytest.mark.slow
 def test_play_games_stops_before_a_game_that_does_not_fit_and_resumes_identically():
     params = GAME.make_params()
     pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
