@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_RUN := runs/demo
 
-.PHONY: install demo test test-nojit lint fmt bench report clean
+.PHONY: install demo test test-nojit lint fmt bench report clean clean-cache
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -46,3 +46,6 @@ report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write 
 
 clean:
 	rm -rf runs .pytest_cache
+
+clean-cache:  ## drop compiled kernels (they are keyed by a hash of sims/, so this only frees disk)
+	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/balance-lab/numba

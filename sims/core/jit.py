@@ -1,5 +1,31 @@
-"""The single decorator preset for every kernel (STYLE.md 2.6)."""
+"""The single decorator preset for every kernel (STYLE.md 2.6), and a cache that cannot go stale.
+
+Numba's on-disk cache checks only the source file of each function, so after an edit
+of ``state.py`` or ``bots.py`` a cached ``kernel.play_games`` would keep running the old
+rules. The cache directory is therefore keyed by a hash of every ``sims`` source file:
+any edit gives a fresh cache (``NUMBA_CACHE_DIR``, if set, is respected as is).
+"""
+
+import hashlib
+import os
+from pathlib import Path
 
 import numba
+
+SIMS = Path(__file__).resolve().parents[1]
+
+
+def source_digest() -> str:
+    """Return a short hash of every ``sims/**/*.py`` file (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(SIMS.rglob("*.py")):
+        digest.update(str(path.relative_to(SIMS)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    numba.config.CACHE_DIR = str(cache_home / "balance-lab" / "numba" / source_digest())
 
 kernel = numba.njit(cache=True, nogil=True)
