@@ -175,4 +175,11 @@ class GameSpec:
                     parts[t].append(bufs[t][: counts[i]])
             g += done
             scale = scale * 2 if done < left else scale
-        return {t: np.concatenate(parts[t]) if parts[t] else empty_records(self.tables[t], 0) for t in tables}
+        return {t: _join(parts[t], self.tables[t]) for t in tables}
+
+
+def _join(parts: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """Return the parts as one array, without a copy when there is only one."""
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else empty_records(dtype, 0)
