@@ -27,6 +27,7 @@ def _bot_lineups(game):
     return [tuple([b] * game.seats) for b in game.bots]
 
 
+@pytest.mark.slow  # hundreds of games: minutes with NUMBA_DISABLE_JIT (make test runs slow tests)
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_conserves_cards_and_takes_only_legal_actions(name, seed):
@@ -39,6 +40,7 @@ def test_random_play_conserves_cards_and_takes_only_legal_actions(name, seed):
     assert (conservation, illegal, unfinished) == (0, 0, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_bot_plays_legal_conserving_games(name):
     game = sims.load(name)
@@ -49,6 +51,7 @@ def test_every_bot_plays_legal_conserving_games(name):
         assert report[1:].tolist() == [0, 0, 0], lineup
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_records_match_the_declared_schema_and_bounds(name):
     game = sims.load(name)
@@ -76,6 +79,7 @@ def test_records_match_the_declared_schema_and_bounds(name):
             assert (scores[games["winner"] != p] < params.target_score).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_same_seed_gives_identical_records_for_any_chunking(name):
     game = sims.load(name)
@@ -91,6 +95,7 @@ def test_same_seed_gives_identical_records_for_any_chunking(name):
     assert not _same(whole["games"], other["games"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_cards_and_turns_tables_can_be_switched_off_without_changing_games(name):
     game = sims.load(name)
@@ -102,6 +107,7 @@ def test_cards_and_turns_tables_can_be_switched_off_without_changing_games(name)
     assert _same(lean["seats"], full["seats"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_named_variants_resolve_and_play(name):
     game = sims.load(name)

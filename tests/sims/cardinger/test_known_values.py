@@ -7,6 +7,7 @@ from scipy import stats
 import sims
 
 N_GAMES = 20_000
+pytestmark = pytest.mark.slow  # 20 000 games: minutes with NUMBA_DISABLE_JIT (make test runs slow tests)
 
 
 @pytest.fixture(scope="module")
