@@ -53,24 +53,33 @@ def run(spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None) -
     return run_dir
 
 
-def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None = None) -> Path:
-    """Finish the chunks of an interrupted run that are not marked done; return its path."""
-    run_dir = Path(run_dir)
-    path = run_dir / io.MANIFEST
+def reopen(run_dir: Path | str, *, workers: int | None = None) -> tuple[dict[str, Any], Resolved]:
+    """Return the manifest of the run at ``run_dir`` and its spec resolved against today's code.
+
+    Raises ``SpecError`` unless the rules version and the card pool (and fixed decks) are
+    those the run was made with: otherwise resumed or replayed games would not be the
+    recorded ones.
+    """
+    path = Path(run_dir) / io.MANIFEST
     if not path.is_file():
         raise SpecError(f"{run_dir}: not a run directory (no {io.MANIFEST})")
     manifest = io.json.loads(path.read_text())
     spec = RunSpec.from_dict(manifest["spec"], source=str(path))
-    if workers:
-        spec = replace(spec, workers=workers)
-    resolved = resolve(spec)
+    resolved = resolve(replace(spec, workers=workers) if workers else spec)
     if resolved.game.rules_version != manifest["rules_version"]:
         raise SpecError(
             f"{path}: run used rules_version {manifest['rules_version']}, code has "
-            f"{resolved.game.rules_version}; results cannot be pooled — start a new run"
+            f"{resolved.game.rules_version}; its games cannot be resumed or replayed — start a new run"
         )
     if pool_digest(resolved) != manifest["pool"]["sha256"]:
-        raise SpecError(f"{path}: the card pool changed since this run started; start a new run")
+        raise SpecError(f"{path}: the card pool or decks changed since this run was made; start a new run")
+    return manifest, resolved
+
+
+def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None = None) -> Path:
+    """Finish the chunks of an interrupted run that are not marked done; return its path."""
+    run_dir = Path(run_dir)
+    manifest, resolved = reopen(run_dir, workers=workers)
     for tmp in run_dir.glob("*/.part-*.tmp"):
         tmp.unlink()
     _execute(resolved, run_dir, manifest, progress)

@@ -32,8 +32,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import sims
-from sims.core import TABLES, CardDataError, GameSpec, ParamError
+from sims.core import TABLES, CardDataError, CardPool, GameSpec, ParamError, load_decks
 
 DEFAULT_CHUNK = 50_000
 
@@ -139,10 +141,6 @@ class Resolved:
 
 def resolve(spec: RunSpec) -> Resolved:
     """Validate ``spec`` against its game and build the kernel inputs; raise ``SpecError``."""
-    import numpy as np
-
-    from sims.core import load_decks
-
     if spec.game not in sims.GAMES:
         raise SpecError(f"unknown game {spec.game!r}; known games: {', '.join(sims.available())}")
     game = sims.load(spec.game)
@@ -169,16 +167,14 @@ def resolve(spec: RunSpec) -> Resolved:
         pool = game.prepare_pool(game.load_pool(Path(spec.cards_file) if spec.cards_file else game.cards_path), params)
         decks = np.zeros((game.seats, params.deck_size), dtype=np.int16)
         if spec.decks_file:
-            decks = _fixed_decks(spec, pool, params.deck_size, load_decks)
+            decks = _fixed_decks(spec, pool, params.deck_size)
     except (ParamError, CardDataError) as exc:
         raise SpecError(str(exc)) from None
     bot_ids = np.array([game.bots.index(b) for b in spec.bots], dtype=np.int64)
     return Resolved(spec, game, variant, params, pool, decks, bot_ids, weights)
 
 
-def _fixed_decks(spec: RunSpec, pool: Any, deck_size: int, load_decks: Any) -> Any:
-    import numpy as np
-
+def _fixed_decks(spec: RunSpec, pool: CardPool, deck_size: int) -> np.ndarray:
     decks = load_decks(spec.decks_file, pool, deck_size)
     names = spec.deck_names or tuple(decks)[: len(spec.bots)]
     if len(names) == 1:

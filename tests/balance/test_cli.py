@@ -196,3 +196,16 @@ def test_compare_refuses_unpaired_runs(runner, tmp_path):
     result = runner.invoke(cli, ["compare", str(tmp_path / "a"), str(tmp_path / "b")])
     assert result.exit_code == 1
     assert "runs are not paired: root_seed differs" in result.output
+
+
+def test_replay_refuses_a_run_whose_card_file_changed(runner, tmp_path):
+    cards = tmp_path / "cards.csv"
+    cards.write_text((ROOT / "sims" / "cardinger" / "cards.csv").read_text())
+    made = runner.invoke(
+        cli, ["run", "-g", "cardinger", "-n", "20", "--cards", str(cards), "--out", str(tmp_path), "--name", "r", "-q"]
+    )
+    assert made.exit_code == 0, made.output
+    cards.write_text(cards.read_text().replace("Starter,Bumblebee,0,1,0,0,1,1", "Starter,Bumblebee,0,2,0,0,1,1"))
+    result = runner.invoke(cli, ["replay", str(tmp_path / "r"), "3"])
+    assert result.exit_code == 1
+    assert "the card pool or decks changed since this run was made" in result.output
