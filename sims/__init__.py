@@ -9,7 +9,7 @@ import importlib
 
 from sims.core.spec import GameSpec
 
-GAMES: dict[str, str] = {"cardinger": "sims.cardinger"}
+GAMES: dict[str, str] = {"cardinger": "sims.cardinger", "blessings": "sims.blessings"}
 
 
 def available() -> tuple[str, ...]:

@@ -26,7 +26,8 @@ class Column:
 
     ``kind`` is ``int`` (range ``lo..hi``), ``enum`` (member name of ``enum``, case-
     insensitive), ``flags`` (``sep``-separated member names of an ``IntFlag``, empty
-    allowed) or ``text`` (kept as a string in ``CardPool.text``).
+    allowed), ``bool`` (``True``/``False``, ``1``/``0``, ``yes``/``no``; stored as 1/0) or
+    ``text`` (kept as a string in ``CardPool.text``).
     """
 
     kind: str
@@ -52,7 +53,13 @@ def flags_column(flag_type: type[enum.Enum], sep: str = "|") -> Column:
     return Column("flags", enum=flag_type, sep=sep)
 
 
+def bool_column(field: str | None = None) -> Column:
+    """Return a yes/no column (``True``/``False``, ``1``/``0``, ``yes``/``no``), stored as 1/0."""
+    return Column("bool", field=field)
+
+
 TEXT = Column("text")
+_BOOLS = {"true": 1, "false": 0, "1": 1, "0": 0, "yes": 1, "no": 0}
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,10 @@ def _parse(value: str, col: Column, where: str) -> int | str:
         if not col.lo <= number <= col.hi:
             raise CardDataError(f"{where}: {number} is outside {col.lo}..{col.hi}")
         return number
+    if col.kind == "bool":
+        if value.lower() not in _BOOLS:
+            raise CardDataError(f"{where}: {value!r} is not True or False")
+        return _BOOLS[value.lower()]
     assert col.enum is not None
     members = {m.name.lower(): int(m.value) for m in col.enum}
     if col.kind == "enum":
@@ -111,12 +122,12 @@ def _parse(value: str, col: Column, where: str) -> int | str:
     return bits
 
 
-def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column]) -> CardPool:
+def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column], name_column: str = "name") -> CardPool:
     """Load a card CSV into a ``CardPool``; raise ``CardDataError`` on any bad cell.
 
     ``columns`` names every column the file must have: those that are fields of ``dtype``
-    fill the table, ``text`` columns go to ``CardPool.text``. A ``name`` column is
-    required and must be unique.
+    fill the table, ``text`` columns go to ``CardPool.text``. The ``name_column`` (``name``
+    unless the file calls its card key e.g. ``id``) is required and must be unique.
 
     Examples
     --------
@@ -134,7 +145,7 @@ def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column])
         raise CardDataError(f"{path}: cannot read card file ({exc})") from None
     reader = csv.reader(text.splitlines())
     header = [h.strip() for h in next(reader, [])]
-    missing = [c for c in ("name", *columns) if c not in header]
+    missing = [c for c in (name_column, *columns) if c not in header]
     if missing:
         raise CardDataError(f"{path}:1: missing column(s) {', '.join(dict.fromkeys(missing))}")
     rows: list[dict[str, int | str]] = []
@@ -146,11 +157,12 @@ def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column])
             raise CardDataError(f"{path}:{line}: expected {len(header)} cells, found {len(raw)}")
         cells = dict(zip(header, raw, strict=True))
         row = {c: _parse(cells[c], col, f"{path}:{line}: column '{c}'") for c, col in columns.items()}
-        name = cells["name"].strip()
+        name = cells[name_column].strip()
+        where = f"{path}:{line}: column '{name_column}'"
         if not name:
-            raise CardDataError(f"{path}:{line}: column 'name': empty card name")
+            raise CardDataError(f"{where}: empty card name")
         if name in names:
-            raise CardDataError(f"{path}:{line}: column 'name': duplicate card {name!r} (first on line {names[name]})")
+            raise CardDataError(f"{where}: duplicate card {name!r} (first on line {names[name]})")
         names[name] = line
         row["name"] = name
         rows.append(row)

@@ -50,6 +50,11 @@ class GameSpec:
 
     ``replay(params, pool, decks, bots, weights, root_seed, game) -> list[str]`` re-plays
     one game from its seed and returns a readable turn-by-turn log.
+
+    ``turn_unit`` names the grain of the ``turns`` table. A game played in turns records
+    one row per turn; a game played in larger steps (Blessings & Curses: battles) may
+    record one row per step instead, with the core column ``turn`` numbering the steps
+    (1-based) and ``seat`` the seat that opened the step. Reports label the axis with it.
     """
 
     name: str
@@ -71,6 +76,7 @@ class GameSpec:
     replay: Callable[..., list[str]]
     check_games: Callable[..., None]
     default_variant: str = "modern"
+    turn_unit: str = "turn"  # what one row of the ``turns`` table is: "turn", or e.g. "battle"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

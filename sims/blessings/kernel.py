@@ -1,0 +1,786 @@
+"""Blessings & Curses rules as small in-place kernels (RULES.md; rulings R1-R19).
+
+A game is a series of battles. Phases without decisions run in ``advance``, so no rule
+function calls back into the turn loop (Numba compiles no mutual recursion):
+
+    BATTLE_START  (carryover pools R15), gather + shuffle every owned card, reveal for the
+                  first player (R5), opening hands (R6), (fresh-hand pools R15-R17);
+                  a wipe-out ends the game (OVER), else:
+    TURN_START    count the turn
+    SURRENDER     decision (R13): PLAY_ON or SURRENDER   -- skipped with surrender=never
+    DRAW          turn_draw cards (R6); every card now held must be played (R7)
+    PLAY          decisions: ATTACK i->j | BLESS i | CURSE i | DISCARD i, one card at a
+                  time; each goes to the discard pile and is replaced by a draw
+    TURN_END      battle loss (R12), turn cap (R19): TURN_START of the opponent, or the
+                  battle ends (winner's bonus R14) and the next BATTLE_START follows
+
+Invariant of the PLAY phase: ``hand[mover, :to_play]`` are the cards still to play this
+turn; replacements are drawn to the right end, after them (R4, R7). Every rule function
+mutates the state record ``s`` in place.
+"""
+
+import numpy as np
+
+from sims.blessings import bots as policies
+from sims.blessings.state import (
+    MAX_EVENTS,
+    NO_CARD,
+    ActionKind,
+    BattleEnd,
+    CardType,
+    DeckMode,
+    DestroyedCards,
+    EndReason,
+    EventKind,
+    HandOrder,
+    Lane,
+    Opening,
+    Phase,
+    PoolTarget,
+    Purpose,
+    Surrender,
+    action_i,
+    action_j,
+    action_kind,
+    encode,
+    new_state,
+)
+from sims.core import rng
+from sims.core.jit import kernel
+from sims.core.piles import pop_top, push, remove_at
+from sims.core.records import NEVER, NO_WINNER
+
+REVEAL_TRIES = 64  # first-player reveals before a coin decides (only an all-Attack-0 deck gets there)
+
+# -- bookkeeping ------------------------------------------------------------------------------
+
+
+@kernel
+def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    m = s.meta
+    k = m.log_n
+    if not m.log_on or k >= MAX_EVENTS:
+        return
+    e = s.scratch.log[k]
+    e.turn, e.seat, e.kind, e.card, e.target = min(m.turn, 32767), seat, kind, card, target
+    v, x = value + 0, extra + 0  # + 0: IntEnum arguments become plain ints
+    e.value, e.extra = max(-32768, min(v, 32767)), max(-32768, min(x, 32767))
+    m.log_n = k + 1
+
+
+@kernel
+def clear_seat(st) -> None:
+    """Zero the per-game counters of one ``SEAT_DTYPE`` record in place."""
+    st.score = st.won = st.first = st.battles_started = st.battles_surrendered = 0
+    st.damage_dealt = st.cards_destroyed = st.curse_sent = st.blessing_gained = 0
+    st.bonus_gained = st.cards_lost_to_curses = 0
+    st.attacks = st.blesses = st.curses = st.discards = st.cards_owned = 0
+
+
+@kernel
+def clear_card_record(r, game: int, p: int, c: int) -> None:
+    """Reset one ``CARD_RECORD_DTYPE`` record in place for card ``c`` of seat ``p``."""
+    r.game, r.seat, r.card, r.won, r.in_opening_hand = game, p, c, 0, 0
+    r.first_drawn_turn = r.first_played_turn = NEVER
+    r.times_played = r.times_drawn = r.attacks = r.blesses = r.curses = r.discards = 0
+    r.damage_dealt = r.cards_destroyed = r.curse_sent = r.blessing_gained = 0
+    r.times_destroyed = r.times_cursed = 0
+
+
+@kernel
+def reset(s, game: int, seed: np.uint64) -> None:
+    """Empty every zone, pool and counter of ``s`` in place for game ``game`` seeded by ``seed``."""
+    m = s.meta
+    m.game, m.seed, m.turn, m.battle, m.battle_turn = game, seed, 0, 0, 0
+    m.mover = m.first_seat = m.battle_first = 0
+    m.phase, m.to_play, m.winner, m.end_reason = Phase.BATTLE_START, 0, NO_WINNER, EndReason.BATTLE_CAP
+    m.final_how, m.log_n = BattleEnd.TURN_CAP, 0
+    q = s.piles
+    for p in range(2):
+        m.own_turns[p] = 0
+        q.owned_n[p] = q.deck_n[p] = q.hand_n[p] = q.discard_n[p] = q.gone_n[p] = 0
+        s.pools.curse[p] = s.pools.blessing[p] = s.pools.wins[p] = 0
+        clear_seat(s.tally.seats[p])
+    s.pools.bonus = 0
+    rng.seed_lanes(s.scratch.rng, seed)
+
+
+# -- cards: values of the four actions (R8, R9) ---------------------------------------------
+
+
+@kernel
+def attack_damage(s, c: int) -> int:
+    """Return the damage card ``c`` deals as an attack: Attack x Impact (R8; face cards: 0)."""
+    return s.cards[c].attack * s.cards[c].impact
+
+
+@kernel
+def pool_value(s, c: int) -> int:
+    """Return what card ``c`` adds as a bless or a curse: Attack + Impact, + face_bonus for a face card (R9)."""
+    card = s.cards[c]
+    return card.attack + card.impact + (s.params.face_bonus if card.face else 0)
+
+
+@kernel
+def discard_value(s, c: int) -> int:
+    """Return the blessing of discarding card ``c``: Attack + Impact, - face_bonus for a face card, >= 0 (R9)."""
+    card = s.cards[c]
+    return max(0, card.attack + card.impact - (s.params.face_bonus if card.face else 0))
+
+
+# -- piles ------------------------------------------------------------------------------------
+
+
+@kernel
+def reshuffle(s, p: int) -> None:
+    """Shuffle seat ``p``'s discard pile into its empty deck in place (R11; never the destroyed pile)."""
+    q = s.piles
+    n = q.discard_n[p]
+    for k in range(n):
+        q.deck[p, k] = q.discard[p, k]
+    q.deck_n[p] = n
+    q.discard_n[p] = 0
+    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
+    log_event(s, EventKind.RESHUFFLE, p, NO_CARD, NO_CARD, n, 0)
+
+
+@kernel
+def draw(s, p: int) -> int:
+    """Draw seat ``p``'s top card to the right end of its hand in place; return it (NO_CARD: nothing to draw, R11)."""
+    q = s.piles
+    if q.deck_n[p] == 0 and s.params.midbattle_reshuffle and q.discard_n[p] > 0:
+        reshuffle(s, p)
+    if q.deck_n[p] == 0:
+        return NO_CARD  # R11: skipped, no penalty
+    c = pop_top(q.deck, q.deck_n, p)
+    push(q.hand, q.hand_n, p, c)
+    q.hp[p, c] = s.params.card_health  # R18
+    r = s.tally.cards[p, c]
+    r.times_drawn += 1
+    if r.first_drawn_turn == NEVER:
+        r.first_drawn_turn = s.meta.turn
+    return c
+
+
+@kernel
+def destroy(s, p: int, i: int) -> int:
+    """Remove seat ``p``'s hand card ``i`` (Health 0) in place to its destroyed or discard pile (R10); return it."""
+    q = s.piles
+    c = remove_at(q.hand, q.hand_n, p, i)
+    if s.params.destroyed_cards == DestroyedCards.RECYCLE:
+        push(q.discard, q.discard_n, p, c)
+    else:
+        push(q.gone, q.gone_n, p, c)
+    return c
+
+
+@kernel
+def cards_left(s, p: int) -> int:
+    """Return seat ``p``'s cards that can still reach its hand this battle (R12)."""
+    q = s.piles
+    n = q.hand_n[p] + q.deck_n[p]
+    return n + q.discard_n[p] if s.params.midbattle_reshuffle else n
+
+
+# -- battle start: pools (R15-R17), deck, first player (R5), opening hands (R6) --------------
+
+
+@kernel
+def bless_rightmost(s, p: int) -> None:
+    """Add seat ``p``'s whole blessing pool to its rightmost card's Health in place (R16; no cap)."""
+    q = s.piles
+    b = s.pools.blessing[p]
+    if b <= 0 or q.hand_n[p] == 0:
+        return
+    c = q.hand[p, q.hand_n[p] - 1]
+    q.hp[p, c] += b
+    log_event(s, EventKind.BLESSED, p, NO_CARD, c, b, q.hp[p, c])
+
+
+@kernel
+def curse_hand(s, p: int) -> int:
+    """Let seat ``p``'s curse pool hit its hand from the left, overflowing, in place (R16); return cards destroyed."""
+    q = s.piles
+    left = s.pools.curse[p]
+    lost = 0
+    while left > 0 and q.hand_n[p] > 0:
+        c = q.hand[p, 0]
+        h = q.hp[p, c]
+        if left >= h:
+            left -= h
+            q.hp[p, c] = 0
+            destroy(s, p, 0)
+            lost += 1
+            s.tally.cards[p, c].times_cursed += 1
+            log_event(s, EventKind.CURSED_AWAY, p, NO_CARD, c, h, 0)
+        else:
+            q.hp[p, c] = h - left
+            log_event(s, EventKind.CURSE_HIT, p, NO_CARD, c, left, q.hp[p, c])
+            left = 0
+    s.tally.seats[p].cards_lost_to_curses += lost
+    return lost
+
+
+@kernel
+def apply_pools(s, p: int) -> bool:
+    """Apply seat ``p``'s curse and blessing pools to its hand in place (R16, R17); return True if wiped out."""
+    if s.params.hand_order == HandOrder.PLAYER_ARRANGED:
+        policies.arrange(s, p, Purpose.POOLS)
+    if s.params.blessing_before_curses:
+        bless_rightmost(s, p)
+    lost = curse_hand(s, p)
+    wiped = s.pools.curse[p] > 0 and s.piles.hand_n[p] == 0  # R17: no curse, no wipe-out
+    if not s.params.blessing_before_curses:
+        bless_rightmost(s, p)
+    b = s.meta.battle  # the battle whose pools these are (start_battle has not counted the next one yet)
+    if b >= 1:
+        row = s.tally.battles[b - 1]
+        if p == 0:
+            row.lost_to_curses_0, row.wiped_0 = lost, wiped
+        else:
+            row.lost_to_curses_1, row.wiped_1 = lost, wiped
+    if wiped:
+        log_event(s, EventKind.WIPED, p, NO_CARD, NO_CARD, 0, 0)
+    return wiped
+
+
+@kernel
+def apply_both_pools(s) -> bool:
+    """Apply both seats' pools (R15-R17), reset them, and end the game on a wipe-out; return True if it ended."""
+    w0 = apply_pools(s, 0)
+    w1 = apply_pools(s, 1)
+    for p in range(2):
+        s.pools.curse[p] = s.pools.blessing[p] = 0  # R17: expended
+    if not (w0 or w1):
+        return False
+    m = s.meta
+    m.phase = Phase.OVER
+    if w0 and w1:
+        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_WIPEOUT
+    else:
+        m.winner, m.end_reason = (1 if w0 else 0), EndReason.WIPEOUT
+    log_event(s, EventKind.GAME_END, m.winner, NO_CARD, NO_CARD, m.end_reason, 0)
+    return True
+
+
+@kernel
+def gather(s, p: int) -> None:
+    """Put every card seat ``p`` owns into its deck, in owned order, and shuffle it in place (R15 step 1)."""
+    q = s.piles
+    n = q.owned_n[p]
+    for k in range(n):
+        q.deck[p, k] = q.owned[p, k]
+    q.deck_n[p] = n
+    q.hand_n[p] = q.discard_n[p] = q.gone_n[p] = 0
+    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
+
+
+@kernel
+def choose_first(s) -> int:
+    """Return the first player of the battle (R5): each seat reveals a random deck card, higher Attack starts.
+
+    Ties reveal again; the revealed cards go back and each deck is reshuffled afterwards.
+    After ``REVEAL_TRIES`` ties (a deck with no Attack at all) a coin decides.
+    """
+    q = s.piles
+    first = -1
+    for _ in range(REVEAL_TRIES):
+        c0 = q.deck[0, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[0])]
+        c1 = q.deck[1, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[1])]
+        a0, a1 = s.cards[c0].attack, s.cards[c1].attack
+        log_event(s, EventKind.REVEAL, 0, c0, NO_CARD, a0, 0)
+        log_event(s, EventKind.REVEAL, 1, c1, NO_CARD, a1, 0)
+        if a0 != a1:
+            first = 0 if a0 > a1 else 1
+            break
+    if first < 0:
+        first = rng.randint(s.scratch.rng, Lane.REVEAL, 2)
+    for p in range(2):
+        rng.shuffle(q.deck[p], q.deck_n[p], s.scratch.rng, Lane.SHUFFLE + p)
+    return first
+
+
+@kernel
+def deal_owned(s) -> None:
+    """Give each seat its cards for the game in place (R3): the whole pool each, or half a shuffled pool each."""
+    q = s.piles
+    n = s.meta.n_cards
+    game = s.meta.game
+    if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
+        order = q.deck[0]  # scratch use before the first gather
+        for c in range(n):
+            order[c] = c
+        rng.shuffle(order, n, s.scratch.rng, Lane.SETUP)
+        half = n // 2  # an odd pool leaves its last card out
+        for p in range(2):
+            for k in range(half):
+                q.owned[p, k] = order[p * half + k]
+            q.owned_n[p] = half
+            for k in range(half):  # owned lists in id order: card records come out sorted
+                c = q.owned[p, k]
+                j = k
+                while j > 0 and q.owned[p, j - 1] > c:
+                    q.owned[p, j] = q.owned[p, j - 1]
+                    j -= 1
+                q.owned[p, j] = c
+    else:
+        for p in range(2):
+            for c in range(n):
+                q.owned[p, c] = c
+            q.owned_n[p] = n
+    for p in range(2):
+        s.tally.seats[p].cards_owned = q.owned_n[p]
+        for k in range(q.owned_n[p]):
+            c = q.owned[p, k]
+            clear_card_record(s.tally.cards[p, c], game, p, c)
+            if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
+                log_event(s, EventKind.OWNED, p, c, NO_CARD, k, 0)
+
+
+@kernel
+def start_battle(s) -> None:
+    """Run the start of the next battle in place (R5, R6, R15-R17, R19); set TURN_START or OVER.
+
+    ``meta.battle`` still numbers the battle that just ended while its pools are applied.
+    """
+    m = s.meta
+    carry = s.params.pool_target == PoolTarget.CARRYOVER_HAND
+    if m.battle >= 1 and carry and apply_both_pools(s):
+        return  # R15 carryover: pools hit the hand left from the last battle
+    for p in range(2):
+        gather(s, p)
+    first = choose_first(s)
+    opening = 3 if s.params.opening == Opening.THREE_PLUS_TWO else 5
+    for p in range(2):
+        for _ in range(opening):
+            c = draw(s, p)
+            if c != NO_CARD and m.battle == 0:
+                s.tally.cards[p, c].in_opening_hand = 1
+        log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+    if m.battle >= 1 and not carry and apply_both_pools(s):
+        return  # R15 fresh hand: pools hit the new hands
+    if m.battle >= s.params.max_battles:  # R19: the last battle's pools are applied and no one is wiped out
+        m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.BATTLE_CAP
+        log_event(s, EventKind.GAME_END, NO_WINNER, NO_CARD, NO_CARD, m.end_reason, 0)
+        return
+    m.battle += 1
+    log_event(s, EventKind.BATTLE, first, NO_CARD, NO_CARD, m.battle, 0)
+    m.battle_first = m.mover = first
+    if m.battle == 1:
+        m.first_seat = first
+        s.tally.seats[first].first = 1
+    s.tally.seats[first].battles_started += 1
+    m.battle_turn = 0
+    m.own_turns[0] = m.own_turns[1] = 0
+    m.phase = Phase.TURN_START
+
+
+# -- battle end (R12-R14, R19) ------------------------------------------------------------------------
+
+
+@kernel
+def record_battle(s, winner: int, how: int) -> None:
+    """Write the row of the battle that just ended into ``s.tally.battles`` in place."""
+    m = s.meta
+    q = s.piles
+    row = s.tally.battles[m.battle - 1]
+    row.game, row.turn, row.seat, row.turns = m.game, m.battle, m.battle_first, m.battle_turn
+    row.winner, row.how = winner, how
+    row.score_0, row.score_1 = s.pools.wins[0], s.pools.wins[1]
+    row.curse_pool_0, row.curse_pool_1 = s.pools.curse[0], s.pools.curse[1]
+    row.blessing_pool_0, row.blessing_pool_1 = s.pools.blessing[0], s.pools.blessing[1]
+    row.winner_bonus = s.pools.bonus
+    row.cards_left_0, row.cards_left_1 = cards_left(s, 0), cards_left(s, 1)
+    row.hand_0, row.hand_1 = q.hand_n[0], q.hand_n[1]
+    row.lost_to_curses_0 = row.lost_to_curses_1 = row.wiped_0 = row.wiped_1 = 0
+
+
+@kernel
+def end_battle(s, winner: int, how: int) -> None:
+    """End the current battle in place: winner's bonus (R14), battle row, then the next battle's start."""
+    m = s.meta
+    q = s.piles
+    s.pools.bonus = 0
+    if winner != NO_WINNER:
+        if s.params.hand_order == HandOrder.PLAYER_ARRANGED:
+            policies.arrange(s, winner, Purpose.BONUS)
+        n = q.hand_n[winner]
+        bonus = s.cards[q.hand[winner, n - 1]].attack if n > 0 else 0  # R14: 0 for a face card or an empty hand
+        s.pools.bonus = bonus
+        s.pools.blessing[winner] += bonus
+        s.pools.wins[winner] += 1
+        s.tally.seats[winner].bonus_gained += bonus
+    m.final_how = how
+    log_event(s, EventKind.BATTLE_END, winner, NO_CARD, NO_CARD, how, s.pools.bonus)
+    record_battle(s, winner, how)
+    m.phase = Phase.BATTLE_START
+
+
+# -- turns -------------------------------------------------------------------------------------------
+
+
+@kernel
+def start_turn(s) -> None:
+    """Begin the mover's turn in place: the surrender decision (R13) or, with surrender=never, the draw."""
+    m = s.meta
+    p = m.mover
+    m.turn += 1
+    m.battle_turn += 1
+    m.own_turns[p] += 1
+    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.pools.curse[1 - p], s.pools.curse[p])
+    m.phase = Phase.SURRENDER if s.params.surrender == Surrender.TURN_START else Phase.DRAW
+
+
+@kernel
+def begin_play(s) -> None:
+    """Draw for the turn (R6) and open the PLAY phase in place: every card now held must be played (R7)."""
+    m = s.meta
+    p = m.mover
+    if s.params.opening == Opening.THREE_PLUS_TWO or m.own_turns[p] > 1:  # R6: 5 at set-up = first turn's draw
+        for _ in range(s.params.turn_draw):
+            c = draw(s, p)
+            if c != NO_CARD:
+                log_event(s, EventKind.DRAW, p, c, NO_CARD, 0, 0)
+    m.to_play = s.piles.hand_n[p]
+    m.phase = Phase.PLAY if m.to_play > 0 else Phase.TURN_END
+
+
+@kernel
+def end_turn(s) -> None:
+    """Close the mover's turn in place: battle loss (R12), turn cap (R19), else the opponent's turn."""
+    m = s.meta
+    p = m.mover
+    log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], cards_left(s, p))
+    out0, out1 = cards_left(s, 0) == 0, cards_left(s, 1) == 0
+    if out0 or out1:
+        end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION)
+    elif m.battle_turn >= s.params.max_turns_per_battle:
+        end_battle(s, NO_WINNER, BattleEnd.TURN_CAP)
+    else:
+        m.mover = 1 - p
+        m.phase = Phase.TURN_START
+
+
+@kernel
+def surrender(s) -> None:
+    """The mover gives up the battle in place (R13): the opponent wins it; pools stand."""
+    p = s.meta.mover
+    s.tally.seats[p].battles_surrendered += 1
+    log_event(s, EventKind.SURRENDER, p, NO_CARD, NO_CARD, 0, 0)
+    end_battle(s, 1 - p, BattleEnd.SURRENDER)
+
+
+@kernel
+def advance(s) -> None:
+    """Run the phases that need no decision in place until the mover must decide or the game is over."""
+    m = s.meta
+    while True:
+        if m.phase == Phase.BATTLE_START:
+            start_battle(s)
+        elif m.phase == Phase.TURN_START:
+            start_turn(s)
+        elif m.phase == Phase.DRAW:
+            begin_play(s)
+        elif m.phase == Phase.TURN_END:
+            end_turn(s)
+        else:
+            return
+
+
+# -- the four card actions (R7-R9) --------------------------------------------------------------------
+
+
+@kernel
+def attack(s, p: int, c: int, j: int) -> None:
+    """Card ``c`` of seat ``p`` hits the opposing hand card ``j`` in place (R8): overkill is lost."""
+    o = 1 - p
+    q = s.piles
+    t = q.hand[o, j]
+    dmg = attack_damage(s, c)
+    h = q.hp[o, t]
+    dealt = min(dmg, h)
+    q.hp[o, t] = h - dealt
+    r = s.tally.cards[p, c]
+    st = s.tally.seats[p]
+    r.attacks += 1
+    st.attacks += 1
+    r.damage_dealt += dealt
+    st.damage_dealt += dealt
+    log_event(s, EventKind.ATTACK, p, c, t, dmg, h - dealt)
+    if h - dealt <= 0:
+        destroy(s, o, j)
+        r.cards_destroyed += 1
+        st.cards_destroyed += 1
+        s.tally.cards[o, t].times_destroyed += 1
+        log_event(s, EventKind.DESTROY, o, c, t, 0, 0)
+
+
+@kernel
+def play_card(s, kind: int, i: int, j: int) -> None:
+    """Play the mover's hand card ``i`` as ``kind`` in place, discard it and draw its replacement (R7)."""
+    m = s.meta
+    p = m.mover
+    q = s.piles
+    c = q.hand[p, i]
+    r = s.tally.cards[p, c]
+    st = s.tally.seats[p]
+    if kind == ActionKind.ATTACK:
+        attack(s, p, c, j)
+    elif kind == ActionKind.BLESS:
+        v = pool_value(s, c)
+        s.pools.blessing[p] += v
+        r.blesses += 1
+        st.blesses += 1
+        r.blessing_gained += v
+        st.blessing_gained += v
+        log_event(s, EventKind.BLESS, p, c, NO_CARD, v, s.pools.blessing[p])
+    elif kind == ActionKind.CURSE:
+        v = pool_value(s, c)
+        s.pools.curse[1 - p] += v
+        r.curses += 1
+        st.curses += 1
+        r.curse_sent += v
+        st.curse_sent += v
+        log_event(s, EventKind.CURSE, p, c, NO_CARD, v, s.pools.curse[1 - p])
+    else:
+        v = discard_value(s, c)
+        s.pools.blessing[p] += v
+        r.discards += 1
+        st.discards += 1
+        r.blessing_gained += v
+        st.blessing_gained += v
+        log_event(s, EventKind.DISCARD, p, c, NO_CARD, v, s.pools.blessing[p])
+    r.times_played += 1
+    if r.first_played_turn == NEVER:
+        r.first_played_turn = m.turn
+    remove_at(q.hand, q.hand_n, p, i)
+    push(q.discard, q.discard_n, p, c)
+    m.to_play -= 1
+    d = draw(s, p)  # the replacement waits for the next turn (R7)
+    if d != NO_CARD:
+        log_event(s, EventKind.DRAW, p, d, NO_CARD, 1, 0)
+    if m.to_play == 0:
+        m.phase = Phase.TURN_END
+
+
+@kernel
+def can_take(s, kind: int, c: int) -> bool:
+    """Return True if the mover's card ``c`` may be played as ``kind`` (R7; attack targets checked apart)."""
+    if kind == ActionKind.ATTACK:
+        return s.piles.hand_n[1 - s.meta.mover] > 0
+    if kind == ActionKind.BLESS:
+        return s.cards[c].type == CardType.BLESSING
+    if kind == ActionKind.CURSE:
+        return s.cards[c].type == CardType.CURSE
+    return kind == ActionKind.DISCARD
+
+
+@kernel
+def legal_actions(s, out: np.ndarray) -> int:
+    """Write every legal encoded action of the current decision into ``out``; return how many."""
+    m = s.meta
+    n = 0
+    if m.phase == Phase.SURRENDER:
+        out[0], out[1] = encode(ActionKind.PLAY_ON, 0, 0), encode(ActionKind.SURRENDER, 0, 0)
+        return 2
+    if m.phase != Phase.PLAY:
+        return 0
+    p = m.mover
+    targets = s.piles.hand_n[1 - p]
+    for i in range(m.to_play):
+        c = s.piles.hand[p, i]
+        for j in range(targets):
+            out[n] = encode(ActionKind.ATTACK, i, j)
+            n += 1
+        for kind in (ActionKind.BLESS, ActionKind.CURSE, ActionKind.DISCARD):
+            if can_take(s, kind, c):
+                out[n] = encode(kind, i, 0)
+                n += 1
+    return n
+
+
+@kernel
+def apply_action(s, a: int) -> None:
+    """Apply the encoded action ``a`` of the mover in place, then run on to the next decision."""
+    kind = action_kind(a)
+    if kind == ActionKind.PLAY_ON:
+        s.meta.phase = Phase.DRAW
+    elif kind == ActionKind.SURRENDER:
+        surrender(s)
+    else:
+        play_card(s, kind, action_i(a), action_j(a))
+    advance(s)
+
+
+# -- games ------------------------------------------------------------------------------------------
+
+
+@kernel
+def set_up(s, game: int, seed: np.uint64) -> None:
+    """Reset ``s`` for game ``game``: deal each seat its cards (R3) and start the first battle."""
+    reset(s, game, seed)
+    deal_owned(s)
+    advance(s)
+
+
+@kernel
+def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
+    """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
+
+    ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
+    illegal actions chosen, games not over within the caps.
+    """
+    s.meta.bots[0], s.meta.bots[1] = bot_ids[0], bot_ids[1]
+    set_up(s, game, seed)
+    m = s.meta
+    checking = report.shape[0] > 0
+    cap = (s.params.max_battles + 1) * s.params.max_turns_per_battle * (2 * 64 + 2)  # only a bug reaches it
+    while m.phase != Phase.OVER and cap > 0:
+        cap -= 1
+        s.scratch.n_legal = 0
+        if checking or policies.needs_legal(bot_ids[m.mover]):
+            s.scratch.n_legal = legal_actions(s, s.scratch.legal)
+        a = policies.choose(bot_ids[m.mover], s)
+        if checking and not audit(s, a, report):
+            m.phase = Phase.OVER
+            break
+        apply_action(s, a)
+        if checking:
+            report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
+    if checking and m.phase != Phase.OVER:
+        report[3] += 1
+
+
+@kernel
+def audit(s, action: int, report: np.ndarray) -> bool:
+    """Count one decision in ``report``; return False (and count it) if ``action`` is not legal."""
+    report[0] += 1
+    for k in range(s.scratch.n_legal):
+        if s.scratch.legal[k] == action:
+            return True
+    report[2] += 1
+    return False
+
+
+@kernel
+def mark(seen: np.ndarray, zone: np.ndarray, n: int, p: int) -> int:
+    """Add 1 to ``seen[c]`` for each card ``c`` of ``zone[p, :n]`` in place; return ``n``."""
+    for k in range(n):
+        seen[zone[p, k]] += 1
+    return n
+
+
+@kernel
+def conserved(s, p: int) -> bool:
+    """Return True if each card seat ``p`` owns is in exactly one of its deck, hand, discard or destroyed pile."""
+    q = s.piles
+    seen = s.scratch.seen
+    for c in range(seen.shape[0]):
+        seen[c] = 0
+    total = mark(seen, q.deck, q.deck_n[p], p) + mark(seen, q.hand, q.hand_n[p], p)
+    total += mark(seen, q.discard, q.discard_n[p], p) + mark(seen, q.gone, q.gone_n[p], p)
+    ok = total == q.owned_n[p]
+    for k in range(q.owned_n[p]):
+        ok = ok and seen[q.owned[p, k]] == 1
+    return ok
+
+
+@kernel
+def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.ndarray:
+    """Return a fresh ``STATE_DTYPE[1]`` for a batch: cards, params and bot weights loaded."""
+    state = new_state(cards, params)
+    s = state[0]
+    for p in range(2):
+        for k in range(weights.shape[1]):
+            s.scratch.weights[p, k] = weights[p, k]
+    total = 0.0
+    for c in range(s.meta.n_cards):
+        total += pool_value(s, c) if s.cards[c].type == CardType.CURSE else 0.0
+    s.scratch.mean_curse = total / max(1, s.meta.n_cards)
+    s.meta.log_on = log_on
+    return state
+
+
+@kernel
+def fits(s, record_cards: int, games: np.ndarray, seats: np.ndarray, cards_out: np.ndarray, counts: np.ndarray) -> bool:
+    """Return True if one more game's games/seats/cards rows fit the output buffers (size 0 = table off)."""
+    room = games.shape[0] == 0 or counts[0] < games.shape[0]
+    room = room and (seats.shape[0] == 0 or counts[1] + 2 <= seats.shape[0])
+    return room and (not record_cards or counts[2] + 2 * s.meta.n_cards <= cards_out.shape[0])
+
+
+@kernel
+def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats, cards_out, turns, counts) -> None:
+    """Append the finished game's rows to the output tables in place and advance ``counts``."""
+    m = s.meta
+    if games.shape[0] > 0:
+        row = games[counts[0]]
+        row["game"], row["seed"], row["first_seat"], row["winner"] = m.game, m.seed, m.first_seat, m.winner
+        row["turns"], row["end_reason"] = m.turn, m.end_reason
+        row["score_0"], row["score_1"] = s.pools.wins[0], s.pools.wins[1]
+        row["battles"], row["final_how"] = m.battle, m.final_how
+        counts[0] += 1
+    for p in range(2):
+        st = s.tally.seats[p]
+        st.game, st.seat, st.bot, st.score, st.won = m.game, p, bot_ids[p], s.pools.wins[p], m.winner == p
+        if seats.shape[0] > 0:
+            seats[counts[1]] = st
+            counts[1] += 1
+        for k in range(s.piles.owned_n[p] if record_cards else 0):
+            r = s.tally.cards[p, s.piles.owned[p, k]]
+            r.won = m.winner == p
+            cards_out[counts[2]] = r
+            counts[2] += 1
+    for b in range(m.battle if record_turns else 0):
+        turns[counts[3]] = s.tally.battles[b]
+        counts[3] += 1
+
+
+@kernel
+def play_games(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+
+    ``decks`` is unused: each seat's cards follow from ``deck_mode`` (R3).
+    """
+    state = prepare(cards, params, weights, 0)
+    no_report = np.zeros(0, np.int64)
+    counts[:] = 0
+    for k in range(n_games):
+        s = state[0]  # taken inside the loop: keeps ``state`` alive (see state.py)
+        if not fits(s, record_cards, games, seats, cards_out, counts):
+            return k
+        g = first_game + k
+        play_game(s, bot_ids, g, rng.game_seed(root_seed, g), no_report)
+        if record_turns and counts[3] + s.meta.battle > turns.shape[0]:
+            return k  # its battle rows do not fit: the caller grows the buffers and replays it
+        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
+    return n_games
+
+
+@kernel
+def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
+    """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
+    state = prepare(cards, params, weights, 0)
+    report[:] = 0
+    for k in range(n_games):
+        g = first_game + k
+        play_game(state[0], bot_ids, g, rng.game_seed(root_seed, g), report)
+
+
+@kernel
+def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
+    """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
+    state = prepare(cards, params, weights, 1)
+    play_game(state[0], bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
+    return logged_events(state)
+
+
+@kernel
+def logged_events(state: np.ndarray) -> np.ndarray:
+    """Return a copy of the events logged in ``state`` (STATE_DTYPE[1], kept alive by the caller)."""
+    s = state[0]
+    return s.scratch.log[: s.meta.log_n].copy()
