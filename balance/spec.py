@@ -165,9 +165,12 @@ def resolve(spec: RunSpec) -> Resolved:
         params = game.make_params(variant, overrides)
         weights = np.stack([game.make_weights(b, spec.bot_weights.get(b)) for b in spec.bots])
         pool = game.prepare_pool(game.load_pool(Path(spec.cards_file) if spec.cards_file else game.cards_path), params)
-        decks = np.zeros((game.seats, params.deck_size), dtype=np.int16)
+        deck_size = getattr(params, "deck_size", 0)  # 0: the game forms decks itself (no fixed decks)
+        decks = np.zeros((game.seats, deck_size), dtype=np.int16)
         if spec.decks_file:
-            decks = _fixed_decks(spec, pool, params.deck_size)
+            if not deck_size:
+                raise SpecError(f"{spec.game} forms its decks from its rules; it takes no --decks file")
+            decks = _fixed_decks(spec, pool, deck_size)
     except (ParamError, CardDataError) as exc:
         raise SpecError(str(exc)) from None
     bot_ids = np.array([game.bots.index(b) for b in spec.bots], dtype=np.int64)
