@@ -38,8 +38,9 @@ def _event_line(e: np.void, names: tuple[str, ...]) -> str | None:
         EventKind.CURSE: f"{who} {c} curses +{value} (opponent's curse pool {extra})",
         EventKind.DISCARD: f"{who} {c} is discarded for +{value} blessing (pool {extra})",
         EventKind.END_TURN: f"{who} ends the turn (hand {value}, cards left {extra})",
-        EventKind.ARRANGE: f"{who} arranges the hand ({Purpose(value).name.lower()})",
     }
+    if k == EventKind.ARRANGE:
+        return f"{who} arranges the hand ({Purpose(value).name.lower()})"
     if k == EventKind.BATTLE_END:
         how = BattleEnd(value).name.lower().replace("_", " ")
         return f"battle ends by {how}: " + (f"P{seat} wins it, bonus +{extra}" if seat >= 0 else "drawn")
