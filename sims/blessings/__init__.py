@@ -24,6 +24,9 @@ VARIANTS = {  # rulings file, "Variants"; the last one is ours (R9's parameter a
     "hidden_hands": Variant({"open_hands": False}, note="R4: attackers see positions only"),
     "no_surrender": Variant({"surrender": "never"}, note="R13: no surrender"),
     "no_face_bonus": Variant({"face_bonus": 0}, note="R9: face cards get no +5/-5 (the rule's counterfactual)"),
+    "face_bonus_seat1_only": Variant(
+        {"face_bonus_seats": "seat_1"}, note="R9 one-sided: seat 0 plays without the face rule (its value to a player)"
+    ),
 }
 
 GAME = GameSpec(
@@ -41,6 +44,7 @@ GAME = GameSpec(
         "destroyed_cards": state.DestroyedCards,
         "surrender": state.Surrender,
         "pool_target": state.PoolTarget,
+        "face_bonus_seats": state.Seats,
     },
     variants=VARIANTS,
     bots=tuple(b.name.lower() for b in Bot),

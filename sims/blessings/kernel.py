@@ -116,17 +116,26 @@ def attack_damage(s, c: int) -> int:
 
 
 @kernel
+def face_bonus(s) -> int:
+    """Return the face-card bonus of the mover's cards: ``face_bonus`` unless its seat is left out (R9)."""
+    return s.params.face_bonus if (s.params.face_bonus_seats >> s.meta.mover) & 1 else 0
+
+
+@kernel
 def pool_value(s, c: int) -> int:
-    """Return what card ``c`` adds as a bless or a curse: Attack + Impact, + face_bonus for a face card (R9)."""
+    """Return what card ``c`` adds as a bless or a curse: Attack + Impact, + the face bonus for a face card (R9).
+
+    Cards are only ever played by the mover, so the bonus is the mover's (``face_bonus``).
+    """
     card = s.cards[c]
-    return card.attack + card.impact + (s.params.face_bonus if card.face else 0)
+    return card.attack + card.impact + (face_bonus(s) if card.face else 0)
 
 
 @kernel
 def discard_value(s, c: int) -> int:
-    """Return the blessing of discarding card ``c``: Attack + Impact, - face_bonus for a face card, >= 0 (R9)."""
+    """Return the blessing of discarding card ``c``: Attack + Impact, - the face bonus for a face card, >= 0 (R9)."""
     card = s.cards[c]
-    return max(0, card.attack + card.impact - (s.params.face_bonus if card.face else 0))
+    return max(0, card.attack + card.impact - (face_bonus(s) if card.face else 0))
 
 
 # -- piles ------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ class Params(NamedTuple):
     pool_target: int = 0  # PoolTarget: fresh_hand | carryover_hand (R15)
     blessing_before_curses: int = 0  # 1 = the blessing is added before the curses hit (R16)
     face_bonus: int = 5  # face cards: +this to bless/curse, -this to discard for blessing (R9)
+    face_bonus_seats: int = 3  # Seats flags: which seats' face cards get face_bonus (a one-sided counterfactual)
     card_health: int = 20  # Health of a card entering a hand (R18)
     turn_draw: int = 2  # cards drawn at the start of a turn (R6)
     max_turns_per_battle: int = 200  # turns (both players) before a battle is drawn (R19)

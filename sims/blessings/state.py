@@ -11,7 +11,7 @@ id (two physical copies), under ``split_one_deck`` each id belongs to one seat. 
 kept per seat and card id (``piles.hp[p, c]``), set when the card enters the hand (R18).
 """
 
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 
 import numpy as np
 
@@ -62,6 +62,13 @@ class PoolTarget(IntEnum):
 
     FRESH_HAND = 0
     CARRYOVER_HAND = 1
+
+
+class Seats(IntFlag):
+    """A set of seats (``face_bonus_seats``)."""
+
+    SEAT_0 = 1
+    SEAT_1 = 2
 
 
 # -- card data ------------------------------------------------------------------------------
@@ -410,7 +417,7 @@ def load_params(q, params: Params) -> None:
         params.blessing_before_curses,
         params.face_bonus,
     )
-    q.card_health, q.turn_draw = params.card_health, params.turn_draw
+    q.face_bonus_seats, q.card_health, q.turn_draw = params.face_bonus_seats, params.card_health, params.turn_draw
     q.max_turns_per_battle, q.max_battles = params.max_turns_per_battle, params.max_battles
 
 
