@@ -4,7 +4,7 @@ Layout of ``runs/<run_id>/`` (DESIGN.md: Results dataset)::
 
     manifest.json        spec, root seed, chunking, rules_version, versions, per-chunk status
     params.json          the rule parameters by name
-    cards.parquet        card dimension: card (id), name, the pool's numeric and text columns
+    cards.parquet        card dimension: card (id), name, the pool's columns (see card_dimension)
     bots.parquet         seat, bot, bot_id, weights (JSON)
     games/part-NNNNN.parquet   one part per chunk (likewise seats/, cards/, turns/)
 
@@ -17,6 +17,7 @@ temporary name and renamed when complete, so a reader never sees a torn file.
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -29,7 +30,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sims.core import TABLES
+import sims
+from sims.core import TABLES, CardPool
 
 MANIFEST = "manifest.json"
 PART = "part-{:05d}.parquet"
@@ -58,6 +60,24 @@ class Run:
     def name(self) -> str:
         """Return the run id."""
         return str(self.manifest.get("run_id", self.path.name))
+
+    @property
+    def turn_unit(self) -> str:
+        """Return what one row of ``turns`` is: ``turn`` or e.g. ``battle`` (``GameSpec.turn_unit``).
+
+        Read from the manifest; runs made before it was recorded there ask the game's
+        ``GameSpec`` when the game is still registered, else fall back to ``turn``.
+        """
+        unit = self.manifest.get("turn_unit")
+        if isinstance(unit, str) and unit:
+            return unit
+        game = self.manifest.get("game")
+        if game in sims.GAMES:
+            try:
+                return sims.load(game).turn_unit
+            except (ImportError, AttributeError):  # a game module that no longer imports
+                pass
+        return "turn"
 
 
 class RunError(ValueError):
@@ -141,6 +161,53 @@ def records_to_table(
         else:
             columns[key] = _labelled(np.zeros(len(records), dtype=np.int32), [value])
     return pa.table(columns)
+
+
+def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None = None) -> pl.DataFrame:
+    """Return the card dimension of ``pool``: ``card`` (id), ``name``, then its columns.
+
+    Each numeric field of ``pool.table`` becomes a column named after it (a trailing
+    ``_`` dropped: ``def_`` -> ``def``), followed by the text columns of ``pool.text``.
+
+    ``enums`` is the game's ``GameSpec.enums["card_dim"]``. Declaring it (even empty)
+    asks for the labelled layout: fields it lists hold lower-case member names instead of
+    codes, and a text column that shares its name with a numeric field (the field being
+    the code parsed from that text, e.g. ``rank`` "jack" -> 11) keeps the name, the code
+    moving to ``<name>_code`` right after it (an enum field is already a name, so a text
+    column of its name is left out). Without it (``None``) the original layout stays: the
+    numeric field keeps the name and the colliding text column is left out, so runs of
+    games that declare nothing (Cardinger) keep the dimension they always had.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Suit(enum.IntEnum):
+    ...     HEART = 0
+    ...     SPADE = 1
+    >>> table = np.array([(0, 11), (1, 7)], dtype=[("suit", "i1"), ("rank", "i1")])
+    >>> pool = CardPool(table, ("heart:jack", "spade:7"), {"rank": ("jack", "7")})
+    >>> card_dimension(pool, {"suit": Suit}).rows()
+    [(0, 'heart:jack', 'heart', 'jack', 11), (1, 'spade:7', 'spade', '7', 7)]
+    >>> card_dimension(pool).columns
+    ['card', 'name', 'suit', 'rank']
+    """
+    labelled = enums is not None
+    enums = enums or {}
+    text = dict(pool.text)
+    columns: dict[str, Any] = {"card": pl.Series(range(len(pool)), dtype=pl.Int16), "name": list(pool.names)}
+    for field in pool.table.dtype.names or ():
+        key, codes = field.rstrip("_"), pool.table[field]
+        if field in enums:  # already names: a text column of the same name adds nothing
+            labels = {int(m.value): m.name.lower() for m in enums[field]}
+            columns[key] = [labels.get(int(c), str(int(c))) for c in codes]
+            text.pop(key, None)
+        elif labelled and key in text:
+            columns[key], columns[f"{key}_code"] = list(text.pop(key)), codes
+        else:
+            columns[key] = codes
+    for key, values in text.items():
+        columns.setdefault(key, list(values))
+    return pl.DataFrame(columns)
 
 
 def _labelled(codes: np.ndarray, labels: Sequence[Any]) -> pa.Array:

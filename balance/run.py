@@ -118,6 +118,7 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
         "game": game.name,
         "variant": resolved.variant,
         "rules_version": game.rules_version,
+        "turn_unit": game.turn_unit,
         "n_games": spec.n_games,
         "root_seed": spec.seed,
         "bots": list(spec.bots),
@@ -143,13 +144,7 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
 def _write_dimensions(resolved: Resolved, run_dir: Path, manifest: dict[str, Any]) -> None:
     import polars as pl
 
-    pool = resolved.pool
-    columns: dict[str, Any] = {"card": list(range(len(pool))), "name": list(pool.names)}
-    for field in pool.table.dtype.names or ():
-        columns[field.rstrip("_")] = pool.table[field]
-    for key, values in pool.text.items():
-        columns.setdefault(key, list(values))
-    pl.DataFrame(columns).with_columns(pl.col("card").cast(pl.Int16)).write_parquet(run_dir / "cards.parquet")
+    io.card_dimension(resolved.pool, resolved.game.enums.get("card_dim")).write_parquet(run_dir / "cards.parquet")
     bots = manifest["bots"]
     pl.DataFrame(
         {
