@@ -20,8 +20,17 @@ from typing import Any
 import polars as pl
 
 from balance.io import Run
-from balance.metrics._common import distribution, info_columns, summarize
-from balance.metrics.cards import CARD_RATES, card_counters, card_tables, card_values
+from balance.metrics._common import counter_means, distribution, info_columns, summarize
+from balance.metrics.cards import (
+    CARD_RATES,
+    CardTables,
+    card_attribute_values,
+    card_attributes,
+    card_counters,
+    card_summary,
+    card_tables,
+    card_values,
+)
 from balance.metrics.compare import (
     CARD_DELTA_METHOD,
     CARD_DELTAS,
@@ -31,13 +40,24 @@ from balance.metrics.compare import (
     summarize_comparison,
 )
 from balance.metrics.games import (
+    enum_columns,
     first_seat_advantage,
     game_counters,
     game_length,
     game_length_summary,
+    outcome_details,
     outcomes,
     seat_counters,
     win_rates,
+)
+from balance.metrics.steps import (
+    STEP_COLUMNS,
+    has_steps,
+    step_counter_columns,
+    step_counters,
+    step_endings,
+    step_openers,
+    steps_per_game,
 )
 from balance.metrics.turns import PERSPECTIVES, TEMPO_COLUMNS, lead_changes, lead_for_good, lead_per_game, tempo
 
@@ -47,16 +67,22 @@ METRICS: dict[str, Callable[..., pl.DataFrame]] = {
         win_rates,
         first_seat_advantage,
         outcomes,
+        outcome_details,
         game_length,
         game_length_summary,
         seat_counters,
         game_counters,
         card_values,
         card_counters,
+        card_attribute_values,
         tempo,
         lead_per_game,
         lead_changes,
         lead_for_good,
+        steps_per_game,
+        step_endings,
+        step_openers,
+        step_counters,
     )
 }
 
@@ -93,25 +119,39 @@ __all__ = [
     "CARD_RATES",
     "METRICS",
     "PERSPECTIVES",
+    "STEP_COLUMNS",
     "TEMPO_COLUMNS",
+    "CardTables",
+    "card_attribute_values",
+    "card_attributes",
     "card_counters",
+    "card_summary",
     "card_tables",
     "card_values",
     "compare_cards",
     "compare_runs",
     "compute",
+    "counter_means",
     "distribution",
+    "enum_columns",
     "first_seat_advantage",
     "game_counters",
     "game_length",
     "game_length_summary",
+    "has_steps",
     "info_columns",
     "lead_changes",
     "lead_for_good",
     "lead_per_game",
+    "outcome_details",
     "outcomes",
     "pairing",
     "seat_counters",
+    "step_counter_columns",
+    "step_counters",
+    "step_endings",
+    "step_openers",
+    "steps_per_game",
     "summarize",
     "summarize_comparison",
     "tempo",

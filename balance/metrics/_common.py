@@ -115,3 +115,29 @@ def join_card_dim(df: pl.DataFrame, card_dim: pl.DataFrame | None, *, all_column
     out = out.with_columns(name.alias("name"))
     lead = ["card", "name", *[c for c in keep if c != "name"]]
     return out.select(*lead, pl.exclude(lead))
+
+
+def counter_means(lf: pl.LazyFrame, counters: Sequence[str], keys: Sequence[str] = ()) -> pl.DataFrame:
+    """Return mean, sd and t interval of each of ``counters`` per ``keys`` group, long format.
+
+    Columns ``*keys, counter, n, mean, sd, lo, hi`` (``n`` counts rows, ``lo``/``hi`` bound
+    the mean, 95 %); counters keep the given order within each group.
+    """
+    keys = list(keys)
+    if not counters:
+        return pl.DataFrame(schema={**{k: pl.String for k in keys}, "counter": pl.String, "n": pl.UInt32})
+    aggs = [pl.len().alias("n")]
+    for c in counters:
+        x = pl.col(c).cast(pl.Float64)
+        aggs += [x.mean().alias(f"{c}\0mean"), x.std().alias(f"{c}\0sd")]
+    wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
+    parts = [
+        wide.select(
+            *keys, pl.lit(c).alias("counter"), "n", pl.col(f"{c}\0mean").alias("mean"), pl.col(f"{c}\0sd").alias("sd")
+        )
+        for c in counters
+    ]
+    long = pl.concat(parts)
+    order = {c: i for i, c in enumerate(counters)}
+    long = long.sort([*keys, pl.col("counter").replace_strict(order, return_dtype=pl.Int32)])
+    return with_mean_ci(long, "mean", "sd", "n")

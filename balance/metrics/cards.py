@@ -24,10 +24,13 @@ A timeout counts as not won.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 import polars as pl
 
 from balance import stats
-from balance.metrics._common import extra_counters, join_card_dim, with_mean_ci, with_wilson
+from balance.metrics._common import columns, extra_counters, join_card_dim, with_mean_ci, with_wilson
 
 CARD_RATES: dict[str, str] = {
     "gp_wr": "GP WR",
@@ -78,12 +81,18 @@ def _rate_aggs() -> list[pl.Expr]:
     return aggs + _moment_aggs(pl.when(first >= 0).then(first), "turn_played", integer=True)  # null when never played
 
 
-def _aggregate(cards: pl.LazyFrame, *, values: bool, counters: bool) -> tuple[pl.DataFrame, list[str]]:
-    """Aggregate ``cards`` per card in one pass: rate counts and/or counter moments."""
+def _aggregate(
+    cards: pl.LazyFrame, *, values: bool, counters: bool, more: Sequence[str] = ()
+) -> tuple[pl.DataFrame, list[str]]:
+    """Aggregate ``cards`` per card in one pass: rate counts and/or counter moments.
+
+    ``more`` names core columns (``times_played``) whose moments are wanted as well;
+    the returned names are the extra counters only.
+    """
     schema = cards.collect_schema()
     names = extra_counters(cards, "cards") if counters else []
     aggs = _rate_aggs() if values else [pl.len().cast(pl.Int64).alias("n")]
-    for c in names:
+    for c in [*more, *names]:
         aggs += _moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
     return cards.group_by("card").agg(aggs).sort("card").collect(), names
 
@@ -173,3 +182,162 @@ def card_tables(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> tu
     """
     agg, names = _aggregate(cards, values=True, counters=True)
     return _values(agg, card_dim), _counters(agg, names, card_dim)
+
+
+# -- card value by attribute ------------------------------------------------------------------
+
+NOT_ATTRIBUTES = ("card", "name", "source", "confidence")
+ATTRIBUTE_COUNTERS = ("times_played",)  # core card columns averaged by attribute beside the extra counters
+
+
+def card_attributes(card_dim: pl.DataFrame | None, *, max_values: int = 20) -> list[str]:
+    """Return the card dimension's low-cardinality columns, in table order.
+
+    A column qualifies when it has 2 to ``max_values`` distinct values and is not
+    ``card``, ``name`` or provenance (``source``, ``confidence``). A ``<x>_code`` column
+    is left out when ``x`` is a column too (the text it was parsed from says the same).
+
+    Examples
+    --------
+    >>> dim = pl.DataFrame({"card": [0, 1, 2], "name": ["a", "b", "c"], "suit": ["heart", "spade", "heart"],
+    ...     "rank": ["2", "jack", "2"], "rank_code": [2, 11, 2], "copies": [1, 1, 1]})
+    >>> card_attributes(dim)
+    ['suit', 'rank']
+    """
+    if card_dim is None:
+        return []
+    out = []
+    for c in card_dim.columns:
+        if c in NOT_ATTRIBUTES or (c.endswith("_code") and c[:-5] in card_dim.columns):
+            continue
+        if 2 <= card_dim[c].n_unique() <= max_values:
+            out.append(c)
+    return out
+
+
+def _value_order(dim: pl.DataFrame, attribute: str) -> pl.Expr:
+    """Return the sort key of an attribute's values: its code, its number, or its first card id."""
+    if f"{attribute}_code" in dim.columns:
+        return pl.col(f"{attribute}_code").min()
+    if dim.schema[attribute].is_numeric():
+        return pl.col(attribute).min()
+    return pl.col("card").min()  # text: the order the card table lists it (suits, types ...)
+
+
+def _by_attribute(
+    agg: pl.DataFrame, counters: list[str], card_dim: pl.DataFrame, attributes: list[str], pairs: int | None
+) -> pl.DataFrame:
+    """Pool per-card aggregates (:func:`_aggregate`) over each attribute's values."""
+    mirror = pairs is not None and agg.height > 0 and bool((agg["gp_wr_n"] == pairs).all())
+    dim = card_dim.with_columns(pl.col("card").cast(agg.schema["card"]))
+    joined = agg.join(dim, on="card", how="left")
+    moments = [f"{c}\0{k}" for c in counters for k in ("n", "s", "ss")]
+    parts = []
+    for a in attributes:
+        grouped = (
+            joined.group_by(a)
+            .agg(
+                pl.len().alias("cards"),
+                pl.col("gp_wr_n").sum().alias("n"),
+                pl.col("gp_wr\0k").sum().alias("wins"),
+                *(pl.col(m).sum() for m in moments),
+                _value_order(joined, a).alias("\0order"),
+            )
+            .sort("\0order", nulls_last=True)
+        )
+        grouped = with_wilson(grouped, "wins", "n", ("gp_wr", "gp_wr_lo", "gp_wr_hi"))
+        means = {}
+        for c in counters:
+            n, mean, sd = _mean_sd(grouped, c)
+            means[c], means[f"{c}_sd"] = mean, sd
+            means[f"{c}\0count"] = n
+        grouped = grouped.with_columns(**means)
+        for c in counters:
+            grouped = with_mean_ci(grouped, c, f"{c}_sd", f"{c}\0count", (f"{c}_lo", f"{c}_hi"))
+        parts.append(
+            grouped.select(
+                pl.lit(a).alias("attribute"),
+                pl.col(a).cast(pl.String).alias("value"),
+                pl.col("cards").cast(pl.UInt32),
+                pl.col("n").cast(pl.Int64),
+                pl.col("wins").cast(pl.Int64),
+                "gp_wr",
+                "gp_wr_lo",
+                "gp_wr_hi",
+                *(pl.col(f"{c}{s}") for c in counters for s in ("", "_sd", "_lo", "_hi")),
+            )
+        )
+    fixed = {"attribute": pl.String, "value": pl.String, "cards": pl.UInt32, "n": pl.Int64, "wins": pl.Int64}
+    fixed |= {"gp_wr": pl.Float64, "gp_wr_lo": pl.Float64, "gp_wr_hi": pl.Float64}
+    out = pl.concat(parts) if parts else pl.DataFrame(schema=fixed)
+    return out.with_columns(pl.lit(mirror).alias("mirror_decks"))
+
+
+def _pairs(cards: pl.LazyFrame, seats: pl.LazyFrame | None) -> int:
+    """Return how many (game, seat) hands the cards table covers (seats rows when given)."""
+    if seats is not None:
+        return int(seats.select(pl.len()).collect().item())
+    return int(cards.select(pl.struct("game", "seat").n_unique()).collect().item())
+
+
+def card_attribute_values(
+    cards: pl.LazyFrame,
+    card_dim: pl.DataFrame | None,
+    seats: pl.LazyFrame | None = None,
+    *,
+    attributes: Sequence[str] | None = None,
+    max_values: int = 20,
+) -> pl.DataFrame:
+    """Return deck win rate and mean counters per value of each card attribute.
+
+    One row per ``attribute`` (default :func:`card_attributes`: suit, rank, type, cost
+    ...) and ``value``: ``cards`` (distinct cards with that value), ``n`` (card-games:
+    rows of ``cards``), ``wins``, ``gp_wr`` with Wilson 95 % ``gp_wr_lo``/``gp_wr_hi``,
+    then for ``times_played`` and every extra numeric card column ``c`` the mean per
+    card-game ``c`` with ``c_sd`` and t 95 % ``c_lo``/``c_hi``. ``mirror_decks`` is true
+    when every (game, seat) holds the same set of cards (each card's ``n`` equals the
+    number of seats in ``seats``, or of distinct (game, seat) pairs in ``cards``): then
+    every card's GP WR is the same by construction and only the counters say anything.
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 0, 0, 0], "card": [0, 1, 0, 1], "won": [1, 1, 0, 0],
+    ...     "in_opening_hand": [0] * 4, "first_drawn_turn": [-1] * 4, "first_played_turn": [-1] * 4,
+    ...     "times_played": [1, 3, 2, 0]})
+    >>> dim = pl.DataFrame({"card": [0, 1], "name": ["a", "b"], "suit": ["heart", "spade"]})
+    >>> card_attribute_values(cards, dim).select("value", "n", "gp_wr", "times_played", "mirror_decks").rows()
+    [('heart', 2, 0.5, 1.5, True), ('spade', 2, 0.5, 1.5, True)]
+    """
+    return card_summary(cards, card_dim, seats, attributes=attributes, max_values=max_values).by_attribute
+
+
+class CardTables(NamedTuple):
+    """The card metrics of a run from one pass over ``cards``."""
+
+    values: pl.DataFrame  # card_values
+    counters: pl.DataFrame  # card_counters
+    by_attribute: pl.DataFrame  # card_attribute_values
+
+
+def card_summary(
+    cards: pl.LazyFrame,
+    card_dim: pl.DataFrame | None = None,
+    seats: pl.LazyFrame | None = None,
+    *,
+    attributes: Sequence[str] | None = None,
+    max_values: int = 20,
+) -> CardTables:
+    """Return :class:`CardTables` (values, counters, by attribute) from a single pass over ``cards``.
+
+    What a report wants: the large cards table is read once, and the attribute figures
+    are pooled from the per-card sums (exact, no second scan).
+    """
+    have = columns(cards)
+    more = [c for c in ATTRIBUTE_COUNTERS if c in have]
+    agg, names = _aggregate(cards, values=True, counters=True, more=more)
+    chosen = card_attributes(card_dim, max_values=max_values) if attributes is None else list(attributes)
+    if card_dim is None or not chosen:
+        by_attribute = _by_attribute(agg, [], pl.DataFrame({"card": agg["card"]}), [], None)
+    else:
+        by_attribute = _by_attribute(agg, [*more, *names], card_dim, chosen, _pairs(cards, seats))
+    return CardTables(_values(agg, card_dim), _counters(agg, names, card_dim), by_attribute)

@@ -57,7 +57,8 @@ def _per_game(run: Run) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
         )
         frame = frame.join(lead, on="game", how="left")
         meta["lead_changes"] = ("Mean lead changes per game", "changes")
-        meta["lead_for_good"] = ("Mean turn winner leads for good", "turn")
+        unit = run.turn_unit  # "turn", or e.g. "battle" when the turns table has one row per battle
+        meta["lead_for_good"] = (f"Mean {unit} winner leads for good", unit)
     meta.update({f"final_{c}": (f"Mean final score of seat {c[-1]}", "points") for c in scores})
     return frame, meta
 

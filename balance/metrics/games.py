@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from balance.metrics._common import as_list, columns, extra_counters, summarize, with_mean_ci, with_wilson
+from balance.metrics._common import KEYS, as_list, columns, counter_means, extra_counters, summarize, with_wilson
 
 
 def _positions(seats: pl.LazyFrame, games: pl.LazyFrame | None) -> pl.LazyFrame:
@@ -110,6 +110,52 @@ def outcomes(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> p
     return with_wilson(out, "count", "n")
 
 
+def enum_columns(games: pl.LazyFrame | pl.DataFrame) -> list[str]:
+    """Return the string (enum-coded) columns of ``games`` other than ``end_reason`` and run keys.
+
+    Examples
+    --------
+    >>> enum_columns(pl.LazyFrame({"run_id": ["r"], "end_reason": ["wipeout"], "final_how": ["surrender"]}))
+    ['final_how']
+    """
+    schema = games.collect_schema()
+    skip = KEYS | {"end_reason"}
+    return [c for c, t in schema.items() if c not in skip and t in (pl.String, pl.Categorical, pl.Enum)]
+
+
+def outcome_details(games: pl.LazyFrame, *, enums: Sequence[str] | None = None) -> pl.DataFrame:
+    """Return how games ended, by end reason and each other enum column of ``games``.
+
+    Long format ``column, end_reason, value, count, n, rate, lo, hi``: for each enum
+    column (``enums``, default :func:`enum_columns`, e.g. ``final_how``: how the deciding step ended)
+    and each end reason, how many games took each value; ``n`` counts the games with that
+    end reason and ``rate`` (Wilson 95 % ``lo``/``hi``) is ``count / n``. Empty when the
+    games table has no ``end_reason`` or no other enum column.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame(
+    ...     {"end_reason": ["wipeout", "wipeout", "cap"], "final_how": ["surrender", "exhaustion", "cap"]}
+    ... )
+    >>> outcome_details(games).select("end_reason", "value", "count", "n").rows()
+    [('cap', 'cap', 1, 1), ('wipeout', 'exhaustion', 1, 2), ('wipeout', 'surrender', 1, 2)]
+    """
+    names = enum_columns(games) if enums is None else list(enums)
+    schema = {"column": pl.String, "end_reason": pl.String, "value": pl.String, "count": pl.UInt32, "n": pl.UInt32}
+    if "end_reason" not in columns(games) or not names:
+        return with_wilson(pl.DataFrame(schema=schema), "count", "n")
+    reason = pl.col("end_reason").cast(pl.String)
+    parts = [
+        games.group_by(reason, pl.col(c).cast(pl.String).alias("value"))
+        .agg(pl.len().alias("count"))
+        .select(pl.lit(c).alias("column"), "end_reason", "value", pl.col("count").cast(pl.UInt32))
+        for c in names
+    ]
+    out = pl.concat(parts).with_columns(pl.col("count").sum().over("column", "end_reason").alias("n"))
+    order = pl.col("column").replace_strict({c: i for i, c in enumerate(names)}, return_dtype=pl.Int32)
+    return with_wilson(out.sort(order, "end_reason", "value", nulls_last=True).collect(), "count", "n")
+
+
 def game_length(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
     """Return the distribution of game length: ``*by, turns, end_reason, count, share``.
 
@@ -157,7 +203,7 @@ def seat_counters(seats: pl.LazyFrame, *, by: str | Sequence[str] = "bot") -> pl
     [('a', 'score', 2, 4.0), ('a', 'draws', 2, 1.5)]
     """
     counters = [c for c in ("score",) if c in columns(seats)] + extra_counters(seats, "seats")
-    return _counters(seats, counters, as_list(by))
+    return counter_means(seats, counters, as_list(by))
 
 
 def game_counters(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
@@ -173,25 +219,4 @@ def game_counters(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None)
     >>> game_counters(games).select("counter", "n", "mean").rows()
     [('level', 2, 3.0)]
     """
-    return _counters(games, extra_counters(games, "games"), as_list(by))
-
-
-def _counters(lf: pl.LazyFrame, counters: list[str], keys: list[str]) -> pl.DataFrame:
-    """Return mean, sd and t interval of each of ``counters`` per ``keys`` group, long format."""
-    if not counters:
-        return pl.DataFrame(schema={**{k: pl.String for k in keys}, "counter": pl.String, "n": pl.UInt32})
-    aggs = [pl.len().alias("n")]
-    for c in counters:
-        x = pl.col(c).cast(pl.Float64)
-        aggs += [x.mean().alias(f"{c}\0mean"), x.std().alias(f"{c}\0sd")]
-    wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
-    parts = [
-        wide.select(
-            *keys, pl.lit(c).alias("counter"), "n", pl.col(f"{c}\0mean").alias("mean"), pl.col(f"{c}\0sd").alias("sd")
-        )
-        for c in counters
-    ]
-    long = pl.concat(parts)
-    order = {c: i for i, c in enumerate(counters)}
-    long = long.sort([*keys, pl.col("counter").replace_strict(order, return_dtype=pl.Int32)])
-    return with_mean_ci(long, "mean", "sd", "n")
+    return counter_means(games, extra_counters(games, "games"), as_list(by))

@@ -123,48 +123,51 @@ def tempo(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
 def lead_per_game(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     """Return ``game, lead_changes, lead_for_good`` for every game in ``games``.
 
-    ``lead_changes`` counts sign changes of score_0 − score_1 over the game's turns,
-    ignoring tied turns (+ 0 − is one change). ``lead_for_good`` is the first turn at
-    whose end the eventual winner is strictly ahead and stays strictly ahead at the end
-    of every later turn (up to ``games.turns``); null for games without a winner and
-    for games whose winner is not ahead at the end of the last turn.
+    ``lead_changes`` counts sign changes of score_0 − score_1 over the game's rows of
+    ``turns``, ignoring tied rows (+ 0 − is one change). ``lead_for_good`` is the first
+    ``turn`` at whose end the eventual winner is strictly ahead and stays strictly ahead
+    at the end of every later row of the game, up to its last row in ``turns`` (the last
+    turn, or the last battle of a game whose turns table has one row per battle); null
+    for games without a winner, games without rows, and games whose winner is not ahead
+    at the end of the last row. Only ``games.game`` and ``games.winner`` are read.
 
     Examples
     --------
     >>> turns = pl.LazyFrame(
     ...     {"game": [0] * 5, "turn": [1, 2, 3, 4, 5], "score_0": [1, 1, 1, 3, 5], "score_1": [0, 1, 2, 2, 2]}
     ... )
-    >>> lead_per_game(turns, pl.LazyFrame({"game": [0], "winner": [0], "turns": [5]})).row(0)
+    >>> lead_per_game(turns, pl.LazyFrame({"game": [0], "winner": [0]})).row(0)
     (0, 2, 4)
     """
     _check(turns)
-    g = games.select("game", "winner", pl.col("turns").cast(pl.Int32)).collect()
+    g = games.select("game", "winner").collect()
     ordered = _in_order(turns)
     d, game = pl.col("d"), pl.col("game")
     last_of_game = game != game.shift(-1).fill_null(-1)  # rows are sorted by game, then turn
     # lead changes: sign changes between consecutive non-tied turns of the same game
     signs = ordered.select("game", _diff().sign().alias("s")).filter(pl.col("s") != 0)
     changed = (pl.col("s") != pl.col("s").shift(1)) & (game == game.shift(1))
-    changes = signs.filter(changed).group_by("game").agg(pl.len().cast(pl.UInt32).alias("lead_changes")).collect()
+    changes = signs.filter(changed).group_by("game").agg(pl.len().cast(pl.UInt32).alias("lead_changes"))
     # lead for good: the turn after the last turn the winner was not strictly ahead
     path = _with_game(ordered.select("game", "turn", _diff()), g.with_columns(pl.lit(0, pl.Int8).alias("first_seat")))
     ahead = pl.when(pl.col("winner") == 0).then(d).when(pl.col("winner") == 1).then(-d)
     behind = (
         path.filter(ahead <= 0).select("game", pl.col("turn").cast(pl.Int32).alias("last_behind")).filter(last_of_game)
     )
+    last = ordered.select("game", pl.col("turn").cast(pl.Int32).alias("last_turn")).filter(last_of_game)
+    changes_df, behind_df, last_df = pl.collect_all([changes, behind, last])
     good = (
-        pl.when(pl.col("winner") < 0)
+        pl.when((pl.col("winner") < 0) | pl.col("last_turn").is_null())
         .then(None)
         .when(pl.col("last_behind").is_null())
         .then(1)
-        .when(pl.col("last_behind") < pl.col("turns"))
+        .when(pl.col("last_behind") < pl.col("last_turn"))
         .then(pl.col("last_behind") + 1)
     )
-    out = g.lazy().join(changes.lazy(), on="game", how="left").join(behind, on="game", how="left")
-    return (
-        out.select("game", pl.col("lead_changes").fill_null(0), good.cast(pl.Int32).alias("lead_for_good"))
-        .sort("game")
-        .collect()
+    out = g.join(changes_df, on="game", how="left").join(behind_df, on="game", how="left")
+    out = out.join(last_df, on="game", how="left")
+    return out.select("game", pl.col("lead_changes").fill_null(0), good.cast(pl.Int32).alias("lead_for_good")).sort(
+        "game"
     )
 
 
@@ -174,7 +177,7 @@ def lead_changes(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     Examples
     --------
     >>> turns = pl.LazyFrame({"game": [0, 0, 1], "turn": [1, 2, 1], "score_0": [1, 0, 0], "score_1": [0, 2, 0]})
-    >>> games = pl.LazyFrame({"game": [0, 1], "winner": [1, -1], "turns": [2, 1]})
+    >>> games = pl.LazyFrame({"game": [0, 1], "winner": [1, -1]})
     >>> lead_changes(turns, games).rows()
     [(0, 1, 0.5), (1, 1, 0.5)]
     """
@@ -182,14 +185,14 @@ def lead_changes(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
 
 
 def lead_for_good(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
-    """Return the distribution of the turn the winner takes the lead for good.
+    """Return the distribution of the turn (or battle) the winner takes the lead for good.
 
     Columns ``lead_for_good, count, share`` over decided games (see :func:`lead_per_game`).
 
     Examples
     --------
     >>> turns = pl.LazyFrame({"game": [0, 0], "turn": [1, 2], "score_0": [0, 2], "score_1": [1, 1]})
-    >>> lead_for_good(turns, pl.LazyFrame({"game": [0], "winner": [0], "turns": [2]})).rows()
+    >>> lead_for_good(turns, pl.LazyFrame({"game": [0], "winner": [0]})).rows()
     [(2, 1, 1.0)]
     """
     return distribution(lead_per_game(turns, games), "lead_for_good")

@@ -21,6 +21,7 @@ import polars as pl
 import pytest
 
 from balance.io import Run, load_run, records_to_table, write_json, write_part
+from sims.blessings import state as bl
 from sims.cardinger.state import CARD_RECORD_DTYPE, GAME_DTYPE, SEAT_DTYPE, TURN_DTYPE, EndReason
 
 BOTS = ("alpha", "beta")
@@ -183,3 +184,100 @@ def card_specs() -> list[tuple[int, ...]]:
 def script_name() -> str:
     """The card name that must come out HTML-escaped."""
     return SCRIPT
+
+
+# -- a game whose turns table has one row per battle (turn_unit "battle") ---------------------
+# Blessings & Curses record dtypes. Each battle: (opener seat, battle winner or -1, how, turns,
+# winner_bonus); scores (battles won so far) follow from the winners. Answers:
+#   game  battles  end reason       winner  final how   battle scores      lead changes  lead for good
+#   0     2        wipeout          0       surrender   (1,0) (2,0)        0             1
+#   1     3        battle_cap       -1      surrender   (0,1) (0,1) (1,1)  0             -
+#   2     1        mutual_wipeout   -1      surrender   (0,1)              0             -
+#   3     1        wipeout          1       exhaustion  (1,0)              0             - (winner behind)
+# 7 battles: exhaustion 3, surrender 3, turn_cap 1; 1 drawn; of 6 decided the opener won 2
+# (exhaustion 2 of 3, surrender 0 of 3); turns per battle mean 245 / 7 = 35, winner_bonus 21 / 7 = 3.
+B = bl.BattleEnd
+BATTLES: list[dict[str, Any]] = [
+    {"reason": bl.EndReason.WIPEOUT, "winner": 0, "turns": 16,
+     "battles": [(0, 0, B.EXHAUSTION, 10, 3), (1, 0, B.SURRENDER, 6, 5)]},
+    {"reason": bl.EndReason.BATTLE_CAP, "winner": -1, "turns": 212,
+     "battles": [(1, 1, B.EXHAUSTION, 8, 2), (0, -1, B.TURN_CAP, 200, 0), (1, 0, B.SURRENDER, 4, 4)]},
+    {"reason": bl.EndReason.MUTUAL_WIPEOUT, "winner": -1, "turns": 5, "battles": [(0, 1, B.SURRENDER, 5, 1)]},
+    {"reason": bl.EndReason.WIPEOUT, "winner": 1, "turns": 12, "battles": [(1, 0, B.EXHAUSTION, 12, 6)]},
+]  # fmt: skip
+# Three cards, every seat holds all three in every game (mirror decks): each card has 8
+# card-games, 2 of them won (GP WR 25 %). Per card-game times_played = card² + seat (card 0:
+# 0/1, card 1: 1/2, card 2: 4/5) and damage_dealt = 5, 1, 2 for cards 0, 1, 2. By suit: heart
+# (cards 0, 2) times_played 2.5, damage 3.5; spade (card 1) 1.5 and 1.0.
+BATTLE_CARD_DIM = pl.DataFrame(
+    {
+        "card": pl.Series([0, 1, 2], dtype=pl.Int16),
+        "name": ["heart:jack", "spade:7", "heart:2"],
+        "suit": ["heart", "spade", "heart"],
+        "rank": ["jack", "7", "2"],
+        "rank_code": pl.Series([11, 7, 2], dtype=pl.Int8),
+        "attack": pl.Series([0, 7, 2], dtype=pl.Int8),
+        "type": ["blessing", "curse", "blessing"],
+    }
+)
+
+
+def _battle_records(games: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
+    n = len(games)
+    g, s = np.zeros(n, bl.GAME_DTYPE), np.zeros(2 * n, bl.SEAT_DTYPE)
+    t = np.zeros(sum(len(x["battles"]) for x in games), bl.TURN_DTYPE)
+    c = np.zeros(6 * n, bl.CARD_RECORD_DTYPE)
+    row = 0
+    for i, spec in enumerate(games):
+        battles, score = spec["battles"], [0, 0]
+        for b, (opener, winner, how, turns, bonus) in enumerate(battles, start=1):
+            if winner >= 0:
+                score[winner] += 1
+            rec = t[row]
+            rec["game"], rec["turn"], rec["seat"], rec["turns"], rec["winner"] = i, b, opener, turns, winner
+            rec["how"], rec["score_0"], rec["score_1"], rec["winner_bonus"] = how, *score, bonus
+            rec["cards_left_0"], rec["cards_left_1"] = 50 - b, 40 - b
+            row += 1
+        first = battles[0][0]
+        g[i] = (i, 500 + i, first, spec["winner"], spec["turns"], spec["reason"], *score, len(battles), battles[-1][2])
+        for seat in (0, 1):
+            r = s[2 * i + seat]
+            r["game"], r["seat"], r["bot"], r["score"] = i, seat, 0, score[seat]
+            r["won"], r["first"] = int(spec["winner"] == seat), int(first == seat)
+            for card in range(3):
+                k = c[6 * i + 3 * seat + card]
+                k["game"], k["seat"], k["card"], k["won"] = i, seat, card, int(spec["winner"] == seat)
+                k["first_drawn_turn"], k["first_played_turn"] = card, card + seat if card + seat else -1
+                k["times_played"], k["damage_dealt"] = card * card + seat, (5, 1, 2)[card]
+    return {"games": g, "seats": s, "cards": c, "turns": t}
+
+
+def build_battle_run(root: Path, games: Sequence[dict[str, Any]] = BATTLES, *, turn_unit: str | None = "battle") -> Run:
+    """Write ``games`` (battle-level turns) as a one-chunk run directory under ``root`` and open it."""
+    root.mkdir(parents=True)
+    enums = {"games": {"end_reason": bl.EndReason, "final_how": bl.BattleEnd}, "turns": {"how": bl.BattleEnd}}
+    for table, rec in _battle_records(games).items():
+        kwargs: dict[str, Any] = {"enums": enums.get(table)}
+        if table == "games":
+            kwargs["constants"] = {"run_id": root.name, "variant": "modern", "chunk": 0}
+        elif table == "seats":
+            kwargs["names"] = {"bot": ("greedy",)}
+        write_part(records_to_table(rec, **kwargs), root / table, 0)
+    BATTLE_CARD_DIM.write_parquet(root / "cards.parquet")
+    manifest = {"run_id": root.name, "game": "blessings", "variant": "modern", "rules_version": "1"}
+    manifest |= {"turn_unit": turn_unit} if turn_unit else {}
+    manifest["chunks"] = [{"index": 0, "status": "done"}]
+    write_json(root / "manifest.json", manifest)
+    return load_run(root)
+
+
+@pytest.fixture(scope="session")
+def battle_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The hand-countable battle-level run described by ``BATTLES``, written once per session."""
+    return build_battle_run(tmp_path_factory.mktemp("battles") / "battles")
+
+
+@pytest.fixture
+def battle_specs() -> list[dict[str, Any]]:
+    """The per-game specification of ``battle_run`` (``BATTLES``), for tests that vary it."""
+    return [dict(g) for g in BATTLES]

@@ -261,11 +261,21 @@ def test_card_values_are_row_order_invariant_and_bounded(rows: list[tuple[int, .
 
 
 # -- registry -------------------------------------------------------------------------
-def test_every_registered_metric_computes_on_a_run(small_run: Run) -> None:
+STEP_METRICS = ("step_endings", "step_openers", "step_counters")
+
+
+def test_every_registered_metric_computes_on_a_run(small_run: Run, battle_run: Run) -> None:
     for name in metrics.METRICS:
-        out = metrics.compute(name, small_run)
+        out = metrics.compute(name, battle_run)  # battle rows, enum columns besides end_reason
         assert isinstance(out, pl.DataFrame)
         assert out.height > 0, name
+        if name in STEP_METRICS:  # a turn-by-turn table does not say who won each row and how
+            with pytest.raises(ValueError, match="step metrics need"):
+                metrics.compute(name, small_run)
+        elif name == "outcome_details":  # end_reason is the only enum column
+            assert metrics.compute(name, small_run).height == 0
+        else:
+            assert metrics.compute(name, small_run).height > 0, name
 
 
 def test_compute_reports_a_missing_table(make_run: Callable[..., Run]) -> None:
