@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from balance.metrics.cards import CARD_RATES
 
@@ -182,11 +183,17 @@ _FSA_COLUMNS = {
 }
 
 
+def _finite(*values: Any) -> bool:
+    """Return whether every value is a finite number (not None, NaN or infinite)."""
+    return all(v is not None and np.isfinite(v) for v in values)
+
+
 def _summary_title(what: str, summary: pl.DataFrame | None, unit: str, n_label: str) -> str:
     if summary is None or summary.height == 0 or summary["n"][0] == 0:
         return what
     s = summary.row(0, named=True)
-    return f"{what}\nmean {s['mean']:.2f} {unit} (95 % CI {s['lo']:.2f}–{s['hi']:.2f}), n = {_num(s['n'])} {n_label}"
+    ci = f" (95 % CI {s['lo']:.2f}–{s['hi']:.2f})" if _finite(s["lo"], s["hi"]) else ""
+    return f"{what}\nmean {s['mean']:.2f} {unit}{ci}, n = {_num(s['n'])} {n_label}"
 
 
 def _histogram(ax: Axes, df: pl.DataFrame, column: str, split: str | None) -> None:
@@ -208,7 +215,8 @@ def _histogram(ax: Axes, df: pl.DataFrame, column: str, split: str | None) -> No
 def _mean_marker(ax: Axes, summary: pl.DataFrame | None) -> None:
     if summary is not None and summary.height and summary["n"][0]:
         s = summary.row(0, named=True)
-        ax.axvspan(s["lo"], s["hi"], color=GREY, alpha=0.35, zorder=0)
+        if _finite(s["lo"], s["hi"]):  # a single value has no (finite) interval
+            ax.axvspan(s["lo"], s["hi"], color=GREY, alpha=0.35, zorder=0)
         ax.axvline(s["mean"], color="black", linewidth=0.9, linestyle="--", label="mean")
 
 
@@ -225,16 +233,20 @@ def plot_game_length(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, a
 
 
 @_styled
-def plot_lead_for_good(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, ax: Axes | None = None) -> Axes:
-    """Plot the ``lead_for_good`` distribution: the turn the eventual winner takes the lead for good."""
+def plot_lead_for_good(
+    df: pl.DataFrame, *, summary: pl.DataFrame | None = None, unit: str = "turn", ax: Axes | None = None
+) -> Axes:
+    """Plot the ``lead_for_good`` distribution: the turn the eventual winner takes the lead for good.
+
+    ``unit`` names one row of the turns table (``GameSpec.turn_unit``: ``turn``, ``battle``, ...).
+    """
     ax = _axes(ax)
     _histogram(ax, df, "lead_for_good", None)
     _mean_marker(ax, summary)
-    ax.set_xlabel("turn after which the winner stays strictly ahead")
+    ax.set_xlabel(f"{_text(unit)} after which the winner stays strictly ahead")
     ax.set_ylabel("decided games")
-    ax.set_title(
-        _summary_title("Turn the winner takes the lead for good", summary, "", "decided games").replace("  ", " ")
-    )
+    what = f"{_text(unit).capitalize()} the winner takes the lead for good"
+    ax.set_title(_summary_title(what, summary, "", "decided games").replace("  ", " "))
     return ax
 
 
@@ -290,11 +302,53 @@ def plot_card_values(
 
 
 @_styled
-def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, ax: Axes | None = None) -> Axes:
+def plot_attribute_values(
+    df: pl.DataFrame, *, attribute: str | None = None, metric: str = "gp_wr", ax: Axes | None = None
+) -> Axes:
+    """Plot ``card_attribute_values`` of one attribute: ``metric`` per value with 95 % intervals.
+
+    ``attribute`` defaults to the frame's first; ``metric`` is ``gp_wr`` (drawn in %, dashed
+    line at 50 %) or a counter column (mean per card-game).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"attribute": ["suit", "suit"], "value": ["heart", "spade"], "cards": [13, 13],
+    ...     "n": [2600, 2600], "gp_wr": [0.52, 0.48], "gp_wr_lo": [0.50, 0.46], "gp_wr_hi": [0.54, 0.50]})
+    >>> [t.get_text() for t in plot_attribute_values(df).get_yticklabels()]
+    ['heart', 'spade']
+    """
+    attribute = attribute or (str(df["attribute"][0]) if df.height else "")
+    rows = df.filter((pl.col("attribute") == attribute) & pl.col(metric).is_not_null())
+    ax = _axes(ax, rows.height)
+    rate = metric == "gp_wr"
+    scale = 100.0 if rate else 1.0
+    est, lo, hi = (rows[c].to_numpy() * scale for c in (metric, f"{metric}_lo", f"{metric}_hi"))
+    labels = rows["value"].fill_null("?").to_list()
+    _forest(ax, labels, est, lo, hi, [PALETTE[0]] * rows.height, ref=50.0 if rate else None)
+    what = "GP WR (% of card-games won)" if rate else f"{_text(metric).replace('_', ' ')} (mean per card-game)"
+    ax.set_xlabel(what)
+    n = rows["n"] if rows.height else pl.Series([0])
+    ax.set_title(
+        f"{'GP WR' if rate else _text(metric).replace('_', ' ').capitalize()} by card {_text(attribute)}\n"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} card-games per value, 95 % CI"
+    )
+    return ax
+
+
+@_styled
+def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, unit: str = "turn", ax: Axes | None = None) -> Axes:
     """Plot ``tempo``: mean score difference by turn, 95 % CI band and 10–90 % band of games.
 
     Turns reached by fewer than ``min_share`` of the games (and fewer than 30 games) are
-    left out: their bands say little and would squash the rest.
+    left out: their bands say little and would squash the rest. ``unit`` names one row of
+    the turns table (``GameSpec.turn_unit``), e.g. ``battle`` when scores are battles won.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"perspective": ["first_minus_second"] * 2, "turn": [1, 2], "n": [50, 40],
+    ...     "mean": [0.1, 0.2], "lo": [0.0, 0.1], "hi": [0.2, 0.3], "q10": [-1.0, -1.0], "q90": [1.0, 1.0]})
+    >>> plot_tempo(df, unit="battle").get_xlabel()
+    'battle'
     """
     ax = _axes(ax)
     perspectives = df["perspective"].unique(maintain_order=True).to_list()
@@ -306,15 +360,42 @@ def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, ax: Axes | None = N
         turn = part["turn"].to_numpy()
         ax.fill_between(turn, part["q10"].to_numpy(), part["q90"].to_numpy(), color=colour, alpha=0.12, linewidth=0)
         ax.fill_between(turn, part["lo"].to_numpy(), part["hi"].to_numpy(), color=colour, alpha=0.45, linewidth=0)
-        ax.plot(turn, part["mean"].to_numpy(), color=colour, label=PERSPECTIVE_LABELS.get(p, _text(p)))
+        marker = "o" if len(turn) <= 20 else None  # a short curve (a few battles) shows its points
+        legend = PERSPECTIVE_LABELS.get(p, _text(p))
+        ax.plot(turn, part["mean"].to_numpy(), color=colour, marker=marker, markersize=4, label=legend)
     ax.axhline(0, color=GREY, linewidth=0.9, linestyle="--", zorder=0)
     if perspectives:
         ax.legend(loc="upper left")
-    ax.set_xlabel("turn (both seats counted)")
-    ax.set_ylabel("score difference at end of turn (points)")
-    ax.set_title(
-        f"Score difference by turn\nn = {_num(n_games)} games; dark band: 95 % CI of the mean; light: 10–90 % of games"
+    label = _text(unit)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("turn (both seats counted)" if unit == "turn" else label)
+    ax.set_ylabel(
+        "score difference at end of turn (points)" if unit == "turn" else f"score difference after each {label}"
     )
+    bands = "dark band: 95 % CI of the mean; light: 10–90 % of games"
+    ax.set_title(f"Score difference by {label}\nn = {_num(n_games)} games; {bands}")
+    return ax
+
+
+@_styled
+def plot_steps_per_game(
+    df: pl.DataFrame, *, summary: pl.DataFrame | None = None, unit: str = "battle", ax: Axes | None = None
+) -> Axes:
+    """Plot the distribution of steps per game (``distribution(steps_per_game(...), "steps")``).
+
+    Examples
+    --------
+    >>> plot_steps_per_game(pl.DataFrame({"steps": [1, 2], "count": [5, 3]})).get_xlabel()
+    'battles per game'
+    """
+    ax = _axes(ax)
+    _histogram(ax, df, "steps", None)
+    _mean_marker(ax, summary)
+    label = _text(unit)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(f"{label}s per game")
+    ax.set_ylabel("games")
+    ax.set_title(_summary_title(f"{label.capitalize()}s per game", summary, f"{label}s", "games"))
     return ax
 
 

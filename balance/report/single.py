@@ -5,13 +5,14 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
+from balance.report.cards import Pending, attributes_section, cards_section
 from balance.report.html import (
     Cell,
     Charts,
@@ -27,11 +28,10 @@ from balance.report.html import (
     table,
     text,
 )
+from balance.report.steps import StepData, shows_steps, step_data, steps_section
+from balance.report.tables import summary_table, wide_counters
 
 ORDINAL = {1: "moved first", 2: "moved second"}
-Pending = Future[tuple[pl.DataFrame, pl.DataFrame]] | None
-CARD_COLUMNS = {k: v for k, v in m.CARD_RATES.items() if k not in ("played_wr", "play_rate")}
-CARD_COLUMNS |= {"iwd": "IWD", "played_wr": m.CARD_RATES["played_wr"], "play_rate": m.CARD_RATES["play_rate"]}
 
 
 def _cols(lf: pl.LazyFrame) -> list[str]:
@@ -152,32 +152,27 @@ def _outcomes(run: Run) -> str:
         ]
         for r in df.iter_rows(named=True)
     ]
-    return section(
-        "outcomes",
-        "Outcomes: draws, timeouts and end reasons",
-        table(["kind", "outcome", "games", "rate [95 % CI]"], rows),
-    )
-
-
-def _summary_table(items: list[tuple[str, pl.DataFrame, str]]) -> str:
-    """Return a table of :func:`balance.metrics.summarize` rows: (label, one-row frame, unit)."""
-    rows = []
-    for label, df, unit in items:
-        r = df.row(0, named=True)
-        rows.append(
-            [
-                text(label),
-                number(r["n"]),
-                estimate(r["mean"], r["lo"], r["hi"], percent=False, unit=unit),
-                number(r["sd"]),
-                number(r["p10"]),
-                number(r["median"]),
-                number(r["p90"]),
-                number(r["min"]),
-                number(r["max"]),
-            ]
+    parts = [table(["kind", "outcome", "games", "rate [95 % CI]"], rows)]
+    details = m.outcome_details(run.games)
+    for (column,), part in details.group_by("column", maintain_order=True):
+        label = str(column).replace("_", " ")
+        parts.append(f"<h3>End reason × {esc(label)}</h3>")
+        parts.append(
+            table(
+                ["end reason", label, "games", "share of the end reason [95 % CI]"],
+                [
+                    [
+                        text(r["end_reason"]),
+                        text(r["value"]),
+                        number(r["count"]),
+                        estimate(r["rate"], r["lo"], r["hi"], r["n"]),
+                    ]
+                    for r in part.iter_rows(named=True)
+                ],
+                caption=f"How the games of each end reason split by {label}; n = games with that end reason.",
+            )
         )
-    return table(["", "n", "mean [95 % CI]", "sd", "p10", "median", "p90", "min", "max"], rows, sortable=False)
+    return section("outcomes", "Outcomes: draws, timeouts and end reasons", *parts)
 
 
 def _game_length(run: Run, out: Charts) -> str:
@@ -185,70 +180,7 @@ def _game_length(run: Run, out: Charts) -> str:
     chart = out.add(
         "game_length", charts.plot_game_length(dist, summary=summary).figure, "Histogram of game length in turns"
     )
-    return section("game-length", "Game length", chart, _summary_table([("game length (turns)", summary, "")]))
-
-
-def _cards(run: Run, out: Charts, tables: Pending) -> str:
-    if tables is None:
-        return section(
-            "cards", "Card values", note("This run did not record the cards table; card metrics are skipped.")
-        )
-    values, counters = tables.result()
-    info = [c for c in m.info_columns(run.card_dim) if c in values.columns]
-    headers = ["card", *info, *CARD_COLUMNS.values(), "avg turn first played"]
-    rows = []
-    for r in values.iter_rows(named=True):
-        cells = [text(r["name"]), *(text(r[c]) for c in info)]
-        for key in CARD_COLUMNS:
-            if key == "iwd":
-                cells.append(points(r["iwd"], r["iwd_lo"], r["iwd_hi"]))
-            else:
-                cells.append(estimate(r[key], r[f"{key}_lo"], r[f"{key}_hi"], r[f"{key}_n"]))
-        cells.append(
-            estimate(r["turn_played"], r["turn_played_lo"], r["turn_played_hi"], r["turn_played_n"], percent=False)
-        )
-        rows.append(cells)
-    parts = []
-    if info:
-        parts.append(
-            note(
-                f"Card stats are partly reconstructed: check the {', '.join(info)} column(s) "
-                "beside each card before acting on its figures."
-            )
-        )
-    parts.append(
-        table(headers, rows, caption="Each figure: estimate, [95 % CI], n = games counted. Click a header to sort.")
-    )
-    parts.append(
-        out.add(
-            "card_gih_wr",
-            charts.plot_card_values(values, metric="gih_wr").figure,
-            "GIH WR per card with 95 % intervals",
-        )
-    )
-    parts.append(
-        out.add("card_iwd", charts.plot_card_values(values, metric="iwd").figure, "IWD per card with 95 % intervals")
-    )
-    if counters.height:
-        parts.append("<h3>Card effect counters (mean per game in deck)</h3>")
-        parts.append(_wide_counters(counters, "name", "card"))
-    return section("cards", "Card values", *parts)
-
-
-def _wide_counters(long: pl.DataFrame, key: str, label: str) -> str:
-    names = long["counter"].unique(maintain_order=True).to_list()
-    rows = []
-    for (group,), part in long.group_by(key, maintain_order=True):
-        by_counter = {r["counter"]: r for r in part.iter_rows(named=True)}
-        cells = [text(group), number(part["n"][0])]
-        cells += [
-            estimate(by_counter[c]["mean"], by_counter[c]["lo"], by_counter[c]["hi"], percent=False)
-            if c in by_counter
-            else text("")
-            for c in names
-        ]
-        rows.append(cells)
-    return table([label, "n", *names], rows, caption="Mean [95 % CI] per game.")
+    return section("game-length", "Game length", chart, summary_table([("game length (turns)", summary, "")]))
 
 
 def _tempo_problem(run: Run) -> str | None:
@@ -273,19 +205,20 @@ def _tempo_data(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
     return m.tempo(turns, run.games), m.lead_per_game(turns, run.games)
 
 
-def _tempo(run: Run, out: Charts, data: Future[tuple[pl.DataFrame, pl.DataFrame]] | None) -> str:
+def _tempo(run: Run, unit: str, out: Charts, data: Future[tuple[pl.DataFrame, pl.DataFrame]] | None) -> str:
     if data is None:
         return section("tempo", "Tempo", note(_tempo_problem(run) or "No tempo metrics."))
     curve, per_game = data.result()
     lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
+    every = "turn end" if unit == "turn" else unit
     return section(
         "tempo",
         "Tempo",
         out.add(
             "tempo",
-            charts.plot_tempo(curve).figure,
-            "Score difference by turn",
-            "Turns reached by fewer than 1 % of games are not drawn.",
+            charts.plot_tempo(curve, unit=unit).figure,
+            f"Score difference by {unit}",
+            f"{unit.capitalize()}s reached by fewer than 1 % of games are not drawn.",
         ),
         out.add(
             "lead_changes",
@@ -294,12 +227,12 @@ def _tempo(run: Run, out: Charts, data: Future[tuple[pl.DataFrame, pl.DataFrame]
         ),
         out.add(
             "lead_for_good",
-            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum).figure,
-            "Turn the winner takes the lead for good",
-            "Decided games; the turn after which the winner is strictly ahead at every later turn end.",
+            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum, unit=unit).figure,
+            f"{unit.capitalize()} the winner takes the lead for good",
+            f"Decided games; the {unit} after which the winner is strictly ahead at every later {every}.",
         ),
-        _summary_table(
-            [("lead changes per game", lc_sum, ""), ("turn the winner takes the lead for good", lfg_sum, "")]
+        summary_table(
+            [("lead changes per game", lc_sum, ""), (f"{unit} the winner takes the lead for good", lfg_sum, "")]
         ),
     )
 
@@ -310,12 +243,12 @@ def _counters(run: Run) -> str:
     games = m.game_counters(run.games)
     parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
     if seats.height:
-        parts.append(_wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
+        parts.append(wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
     else:
         parts.append(note("The seats table has no numeric counters."))
     if games.height:
         parts.append("<h3>Per game (mean over all games)</h3>")
-        parts.append(_wide_counters(games.with_columns(pl.lit("all games").alias("games")), "games", "games"))
+        parts.append(wide_counters(games.with_columns(pl.lit("all games").alias("games")), "games", "games"))
     return section("seat-counters", "Counters", *parts)
 
 
@@ -329,8 +262,8 @@ METHODS = (
 )
 
 
-def _body(run: Run, info: dict[str, Any], out: Charts, cards: Pending, tempo: Pending) -> list[str]:
-    """Return the report's sections in page order (card and tempo sections wait for their data)."""
+def _body(run: Run, info: dict[str, Any], out: Charts, pending: _Pending) -> list[str]:
+    """Return the report's sections in page order (card, tempo and step sections wait for their data)."""
     n_seats = int(run.seats.select(pl.col("seat").n_unique()).collect().item())
     params = run.manifest.get("params") or {}
     overview = [key_values(info)]
@@ -348,7 +281,19 @@ def _body(run: Run, info: dict[str, Any], out: Charts, cards: Pending, tempo: Pe
     ]
     counters = _counters(run)
     methods = section("methods", "Definitions and methods", f"<p>{esc(METHODS)}</p>")
-    return [*early, _cards(run, out, cards), _tempo(run, out, tempo), counters, methods]
+    steps = [steps_section(pending.unit, out, pending.steps)] if pending.steps is not None else []
+    attributes = attributes_section(run, out, pending.cards)
+    cards = [cards_section(run, out, pending.cards), *([attributes] if attributes else [])]
+    return [*early, *steps, *cards, _tempo(run, pending.unit, out, pending.tempo), counters, methods]
+
+
+class _Pending(NamedTuple):
+    """The large scans running in the background, and the turn unit."""
+
+    unit: str
+    cards: Pending
+    tempo: Future[tuple[pl.DataFrame, pl.DataFrame]] | None
+    steps: Future[StepData] | None
 
 
 def write_report(run: Run, out_dir: Path | str) -> Path:
@@ -359,19 +304,26 @@ def write_report(run: Run, out_dir: Path | str) -> Path:
     """
     out = Charts(Path(out_dir))
     info = run_info(run)
-    # The two large scans (cards, turns) run in background threads (polars frees the GIL)
+    unit = run.turn_unit
+    # The large scans (cards, turns) run in background threads (polars frees the GIL)
     # while this thread computes the small metrics and draws; matplotlib stays on this thread.
     with ThreadPoolExecutor(max_workers=2) as background:
-        cards = background.submit(m.card_tables, run.cards, run.card_dim) if run.cards is not None else None
-        tempo = background.submit(_tempo_data, run) if _tempo_problem(run) is None else None
-        body = _body(run, info, out, cards, tempo)
+        pending = _Pending(
+            unit,
+            background.submit(m.card_summary, run.cards, run.card_dim, run.seats) if run.cards is not None else None,
+            background.submit(_tempo_data, run) if _tempo_problem(run) is None else None,
+            background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
+        )
+        body = _body(run, info, out, pending)
     nav = [
         ("overview", "Run"),
         ("win-rates", "Win rates"),
         ("first-seat", "First seat"),
         ("outcomes", "Outcomes"),
         ("game-length", "Length"),
+        *([("steps", f"{unit.capitalize()}s")] if pending.steps is not None else []),
         ("cards", "Cards"),
+        *([("card-attributes", "Card attributes")] if pending.cards is not None else []),
         ("tempo", "Tempo"),
         ("seat-counters", "Counters"),
         ("methods", "Methods"),

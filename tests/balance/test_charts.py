@@ -104,3 +104,41 @@ def test_palette_gives_each_key_one_stable_colour() -> None:
     assert first == charts.palette(["planner", "greedy", "random", "greedy"])
     assert len(set(first.values())) == 3
     assert charts.palette([0, 1])[0] == charts.PALETTE[0]
+
+
+def _battle_plots(run: Run) -> dict[str, Callable[[], Axes]]:
+    lp = metrics.lead_per_game(run.turns, run.games)
+    per_game = metrics.steps_per_game(run.turns, run.games)
+    by_attribute = metrics.card_attribute_values(run.cards, run.card_dim, run.seats)
+    return {
+        "tempo": lambda: charts.plot_tempo(metrics.tempo(run.turns, run.games), min_share=0.0, unit="battle"),
+        "lead_for_good": lambda: charts.plot_lead_for_good(
+            metrics.distribution(lp, "lead_for_good"), summary=metrics.summarize(lp, "lead_for_good"), unit="battle"
+        ),
+        "steps_per_game": lambda: charts.plot_steps_per_game(
+            metrics.distribution(per_game, "steps"), summary=metrics.summarize(per_game, "steps"), unit="battle"
+        ),
+        "attribute_gp_wr": lambda: charts.plot_attribute_values(by_attribute, attribute="rank"),
+        "attribute_counter": lambda: charts.plot_attribute_values(by_attribute, metric="times_played"),
+    }
+
+
+@pytest.mark.parametrize("name", ["tempo", "lead_for_good", "steps_per_game", "attribute_gp_wr", "attribute_counter"])
+def test_battle_plots_name_the_unit_and_state_n_and_ci(name: str, battle_run: Run) -> None:
+    ax = _battle_plots(battle_run)[name]()
+    assert len(ax.lines) + len(ax.collections) + len(ax.patches) > 0
+    title = ax.get_title(loc="left")
+    assert "n = " in title  # lead for good: one decided game, so a mean without an interval
+    if name.startswith("attribute"):
+        assert "95 % CI" in title
+        assert ax.get_xlabel().startswith("GP WR" if name == "attribute_gp_wr" else "times played")
+    else:
+        assert "battle" in ax.get_xlabel()
+        assert "turn" not in ax.get_xlabel()
+    ax.figure.savefig(io.BytesIO(), format="png")
+
+
+def test_attribute_plot_orders_values_like_the_metric(battle_run: Run) -> None:
+    by_attribute = metrics.card_attribute_values(battle_run.cards, battle_run.card_dim, battle_run.seats)
+    ax = charts.plot_attribute_values(by_attribute, attribute="rank")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["2", "7", "jack"]

@@ -21,6 +21,7 @@ SECTIONS = (
     "outcomes",
     "game-length",
     "cards",
+    "card-attributes",
     "tempo",
     "seat-counters",
     "methods",
@@ -34,6 +35,7 @@ CHARTS = (
     "tempo",
     "lead_changes",
     "lead_for_good",
+    "card_attributes",
 )
 
 
@@ -64,6 +66,12 @@ def test_report_writes_html_and_pngs_with_every_section(report: tuple[Path, str]
         assert fact in html
     assert "Bumblebee" in html
     assert "rulebook" in html  # provenance beside the card
+    assert "partly reconstructed" in html
+    assert '<section id="steps">' not in html  # one row per turn: no steps section
+    assert "End reason ×" not in html  # end_reason is the only enum column
+    assert "Score difference by turn" in html
+    assert "Turn the winner takes the lead for good" in html
+    assert "mirror decks" not in html
     _assert_self_contained(html)
 
 
@@ -142,3 +150,42 @@ def test_report_of_a_one_seat_game_without_cards_degrades_gracefully(tmp_path: P
     assert "kills" in html
     assert (out / "win_rates.png").exists()
     _assert_self_contained(html)
+
+
+def test_report_of_a_battle_level_run_has_steps_outcome_details_and_attributes(battle_run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "battles"
+    html = write_report(battle_run, out).read_text(encoding="utf-8")
+    for anchor in (*SECTIONS, "steps"):
+        assert f'<section id="{anchor}">' in html
+    order = [html.index(f'<section id="{a}">') for a in ("game-length", "steps", "cards", "card-attributes", "tempo")]
+    assert order == sorted(order)
+    assert '<a href="#steps">Battles</a>' in html
+    assert "<h2>Battles</h2>" in html
+    assert "How battles end" in html
+    assert "Won by the seat that opened the battle" in html
+    assert "Per battle (mean over all battles)" in html
+    assert "winner_bonus" in html
+    assert "End reason × final how" in html
+    assert "mutual_wipeout" in html
+    assert "Score difference by battle" in html
+    assert "Battle the winner takes the lead for good" in html
+    assert "battle the winner takes the lead for good" in html
+    assert "Score difference by turn" not in html
+    assert "mirror decks" in html  # every seat holds every card: GP WR left out of the attribute tables
+    assert "By suit" in html
+    assert "By rank" in html
+    assert "partly reconstructed" not in html  # suit, rank, type are attributes, not provenance
+    for chart in (*CHARTS, "steps_per_game"):
+        assert (out / f"{chart}.png").exists(), chart
+    _assert_self_contained(html)
+
+
+def test_report_of_a_battle_run_without_step_columns_has_no_steps_section(battle_run: Run, tmp_path: Path) -> None:
+    turns = battle_run.turns.drop("how")
+    run = Run(
+        battle_run.path, battle_run.manifest, battle_run.games, battle_run.seats, None, turns, battle_run.card_dim
+    )
+    html = write_report(run, tmp_path / "no-steps").read_text(encoding="utf-8")
+    assert '<section id="steps">' not in html
+    assert '<section id="card-attributes">' not in html  # no cards table
+    assert "Score difference by battle" in html
