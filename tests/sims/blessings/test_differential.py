@@ -1,0 +1,283 @@
+"""Differential test: the Numba Blessings & Curses kernel against the pure-Python reference, game by game.
+
+``benchmarks/blessings_reference.py`` re-implements the rules and the ``random``,
+``greedy`` and ``tactician`` bots in plain Python (the Cardinger reference's RNG port with
+six lanes, its own piles, battle and turn loop, and the same float arithmetic). Both play
+the same seeded games; every column of every table (``games``, ``seats``, ``cards``,
+``turns``) must be equal, game by game, for every named variant x several bot pairings,
+plus parameter settings no variant reaches (caps, draws, Health, smaller pools).
+"""
+
+import dataclasses
+import importlib.util
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+import sims
+from sims.blessings import kernel
+from sims.blessings.state import N_LANES
+from sims.core import rng
+
+GAME = sims.load("blessings")
+TABLES = ("games", "seats", "cards", "turns")
+REF_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "blessings_reference.py"
+POOL = GAME.load_pool(GAME.cards_path)
+
+
+def scaled(n: int) -> int:
+    """Return ``n`` games, or a twentieth of them when the kernel runs interpreted (``make test-nojit``).
+
+    A configuration scaled to 0 games is not collected (the tactician mirror and the slow
+    random mirrors: each interpreted game takes seconds).
+    """
+    return n // 20 if numba.config.DISABLE_JIT else n
+
+
+def _load_reference():
+    """Import ``benchmarks/blessings_reference.py`` by path (``benchmarks`` is not a package)."""
+    name = "blessings_reference"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REF_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file executes
+    spec.loader.exec_module(module)
+    return module
+
+
+ref = _load_reference()
+
+
+def inputs(variant: str, overrides: dict | None, bots: tuple[str, str], weights=None, pool=POOL):
+    """Return (params, pool, decks, bot ids, weights) as ``balance.spec.resolve`` builds them."""
+    params = GAME.make_params(variant, overrides)
+    pool = GAME.prepare_pool(pool, params)
+    decks = np.zeros((2, 0), dtype=np.int16)  # unused: decks follow from deck_mode (R3)
+    bot_ids = np.array([GAME.bots.index(b) for b in bots], dtype=np.int64)
+    if weights is None:
+        weights = np.stack([GAME.make_weights(b) for b in bots])
+    return params, pool, decks, bot_ids, weights
+
+
+def play_both(variant, overrides, bots, n_games, seed, *, weights=None, pool=POOL, rules=None):
+    """Play games ``0 .. n_games-1`` with both implementations; return (kernel tables, reference results)."""
+    params, pool, decks, bot_ids, weights = inputs(variant, overrides, bots, weights, pool)
+    out = GAME.play_chunk(params, pool, decks, bot_ids, weights, seed, 0, n_games, TABLES)
+    reference = ref.Reference(rules or params, pool, bots, weights.tolist())
+    return out, [reference.play(seed, g, TABLES) for g in range(n_games)]
+
+
+def mismatches(kernel_out: dict, results: list[dict], limit: int = 6) -> tuple[set[int], list[str]]:
+    """Return (games that differ, readable notes on the first ``limit`` of them, lowest game first).
+
+    Rows are grouped by game, so a game with a different number of battle rows is named as
+    such, and for each differing game the note gives the first table, row and column.
+    """
+    rows = ref.to_rows(results)
+    diffs: dict[int, str] = {}
+    for table in TABLES:
+        k_rows = kernel_out[table]
+        names = k_rows.dtype.names
+        r_rows = rows[table]
+        if r_rows:
+            missing, extra = set(names) - set(r_rows[0]), set(r_rows[0]) - set(names)
+            assert not missing, f"{table}: kernel columns the reference does not produce: {sorted(missing)}"
+            assert not extra, f"{table}: reference columns the kernel does not have: {sorted(extra)}"
+        kernel_games, ref_games = defaultdict(list), defaultdict(list)
+        for row in k_rows.tolist():  # tuples of Python scalars in dtype order
+            kernel_games[row[0]].append(row)
+        for row in r_rows:
+            ref_games[row["game"]].append(tuple(row[name] for name in names))
+        for g in sorted(set(kernel_games) | set(ref_games)):
+            if g in diffs:
+                continue
+            mine, theirs = kernel_games[g], ref_games[g]
+            if len(mine) != len(theirs):
+                diffs[g] = f"game {g}: {table} has {len(mine)} kernel rows, {len(theirs)} reference rows"
+                continue
+            for k, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+                if a != b:
+                    col = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+                    diffs[g] = (
+                        f"game {g}: {table} row {k} column {names[col]!r}: kernel {a[col]!r}, reference {b[col]!r}"
+                    )
+                    break
+    bad = set(diffs)
+    return bad, [diffs[g] for g in sorted(bad)[:limit]]
+
+
+def assert_agree(out: dict, results: list[dict], n_games: int, what: str) -> None:
+    """Fail with the first differing games (table, row, column, both values) if any game differs."""
+    bad, notes = mismatches(out, results)
+    assert not bad, f"{what}: {len(bad)} of {n_games} games differ; first:\n  " + "\n  ".join(notes)
+    assert len(out["games"]) == n_games
+    assert len(out["turns"]) == sum(r["battles"] for r in results)  # every battle row compared
+
+
+# -- 1. the RNG port with six lanes --------------------------------------------------------------
+
+
+def test_rng_port_with_six_lanes_is_bit_exact():
+    assert N_LANES == ref.N_LANES == 6
+    assert (ref.LANE_SETUP, ref.LANE_SHUFFLE, ref.LANE_BOT, ref.LANE_REVEAL) == (0, 1, 3, 5)
+    for root in (0, 1, 2**64 - 1):
+        for g in (0, 7, 123_456):
+            seed = ref.game_seed(root, g)
+            assert seed == int(rng.game_seed(np.uint64(root), g))
+            lanes = np.zeros(N_LANES, dtype=np.uint64)
+            rng.seed_lanes(lanes, np.uint64(seed))
+            mine = ref.Rng(seed, ref.N_LANES)
+            assert mine.lanes == [int(x) for x in lanes]
+            for lane in range(N_LANES):
+                assert mine.randint(lane, 52) == rng.randint(lanes, lane, 52)
+                items = np.arange(26, dtype=np.int16)
+                rng.shuffle(items, 26, lanes, lane)
+                mine_items = list(range(26))
+                mine.shuffle(mine_items, lane)
+                assert mine_items == items.tolist()
+            assert mine.lanes == [int(x) for x in lanes]
+
+
+# -- 2. the first battle's start: deal, gather, first player, opening hands ----------------------
+
+
+@pytest.mark.parametrize("variant", ["modern", "split_deck", "three_plus_two", "arranged_hands"])
+def test_first_battle_start_agrees(variant):
+    params, pool, _, _, weights = inputs(variant, None, ("random", "greedy"))
+    state = kernel.prepare(pool.table, params, weights, 0)
+    s = state[0]
+    s["meta"]["bots"][:] = [0, 1]
+    reference = ref.Reference(params, pool, ("random", "greedy"), weights.tolist())
+    q = s["piles"]
+    for g in range(scaled(200)):
+        seed = ref.game_seed(3, g)
+        kernel.set_up(s, g, np.uint64(seed))  # runs to the first decision (turn 1's surrender question)
+        game = reference.game(3, g)
+        game.deal_owned()
+        assert game.start_battle()
+        assert game.first_seat == s["meta"]["first_seat"] == s["meta"]["mover"], g
+        for p in range(2):
+            assert game.owned[p] == q["owned"][p, : q["owned_n"][p]].tolist(), (g, p)
+            assert game.deck[p] == q["deck"][p, : q["deck_n"][p]].tolist(), (g, p)
+            assert game.hand[p] == q["hand"][p, : q["hand_n"][p]].tolist(), (g, p)
+        assert game.rng.lanes == [int(x) for x in s["scratch"]["rng"]], g  # every random number drawn alike
+
+
+# -- 3. whole games: every named variant x bot pairings -------------------------------------------
+
+PAIRINGS = {  # bots -> games per variant (the reference plays 100-2000 games/s; the tactician mirror ~100)
+    ("random", "random"): 30,
+    ("greedy", "greedy"): 40,
+    ("tactician", "greedy"): 25,
+    ("random", "tactician"): 25,
+    ("greedy", "random"): 20,
+    ("tactician", "tactician"): 4,  # 50 battles a game (the stalemate in RULES.md §9)
+}
+SLOW = {  # random mirrors that run ~900 turns a game (blessings protect before curses, R16)
+    ("blessing_first", ("random", "random")): 6,
+    ("carryover_blessing_first", ("random", "random")): 6,
+}
+MATRIX = [
+    pytest.param(v, bots, SLOW.get((v, bots), n), id=f"{v}-{bots[0]}-{bots[1]}")
+    for v in GAME.variants
+    for bots, n in PAIRINGS.items()
+    if scaled(SLOW.get((v, bots), n)) > 0
+]
+
+
+@pytest.mark.parametrize(("variant", "bots", "n_games"), MATRIX)
+def test_variant_games_agree(variant, bots, n_games):
+    n_games = scaled(n_games)
+    seed = 1000 + list(GAME.variants).index(variant) * 10 + list(PAIRINGS).index(bots)
+    out, results = play_both(variant, None, bots, n_games, seed)
+    assert_agree(out, results, n_games, f"{variant} {bots[0]}/{bots[1]} seed {seed}")
+
+
+CASES = [  # (variant, overrides, bots, games, root seed): settings no named variant reaches
+    ("modern", {"max_turns_per_battle": 7}, ("random", "tactician"), 40, 1),  # turn caps (drawn battles)
+    ("no_surrender", {"max_turns_per_battle": 20}, ("greedy", "random"), 30, 2),
+    ("modern", {"max_battles": 2}, ("tactician", "tactician"), 30, 3),  # battle cap
+    ("carryover_pools", {"max_battles": 3}, ("tactician", "tactician"), 30, 4),  # battle cap, carryover
+    ("modern", {"turn_draw": 1, "card_health": 13}, ("random", "greedy"), 40, 5),
+    ("blessing_first", {"turn_draw": 3, "card_health": 25, "face_bonus": 2}, ("tactician", "greedy"), 30, 6),
+    ("no_reshuffle", {"opening": "three_plus_two", "destroyed_cards": "recycle"}, ("random", "random"), 40, 7),
+    ("no_reshuffle", {"surrender": "never"}, ("tactician", "random"), 30, 8),  # exhaustion, mutual too
+    ("arranged_hands", {"open_hands": False, "face_bonus_seats": "seat_1"}, ("random", "tactician"), 30, 9),
+    ("arranged_hands", {"pool_target": "carryover_hand", "deck_mode": "split_one_deck"}, ("tactician",) * 2, 10, 10),
+    ("hidden_hands", {"blessing_before_curses": True, "face_bonus_seats": "seat_0"}, ("tactician", "greedy"), 30, 11),
+    ("split_deck", {"opening": "three_plus_two", "surrender": "never"}, ("greedy", "tactician"), 30, 12),
+    ("literal_recycle", {"surrender": "never", "max_turns_per_battle": 40}, ("greedy", "greedy"), 20, 13),
+]
+
+
+@pytest.mark.parametrize(("variant", "overrides", "bots", "n_games", "seed"), [c for c in CASES if scaled(c[3]) > 0])
+def test_parameter_settings_agree(variant, overrides, bots, n_games, seed):
+    n_games = scaled(n_games)
+    out, results = play_both(variant, overrides, bots, n_games, seed)
+    assert_agree(out, results, n_games, f"{variant} {overrides} {bots[0]}/{bots[1]}")
+
+
+@pytest.mark.parametrize(
+    ("keep", "variant", "bots"),
+    [
+        (lambda t: t["suit"] != 2, "split_deck", ("random", "tactician")),  # 39 cards: an odd pool, one left out
+        (lambda t: t["face"] == 1, "modern", ("random", "greedy")),  # Attack 0 only: the first-player coin (R5)
+        (lambda t: np.arange(len(t)) % 4 == 1, "three_plus_two", ("tactician", "greedy")),  # 13 cards
+    ],
+    ids=["odd-pool-split", "faces-only", "thirteen-cards"],
+)
+def test_smaller_pools_agree(keep, variant, bots):
+    n = scaled(30)
+    pool = POOL.subset(keep(POOL.table))
+    out, results = play_both(variant, None, bots, n, 21, pool=pool)
+    assert_agree(out, results, n, f"{len(pool)}-card pool, {variant}")
+
+
+def test_bots_agree_with_unusual_weights():
+    """Heuristic choices hang on float comparisons: perturbed weights must give the same games."""
+    pick = np.random.default_rng(5)
+    n = scaled(25)
+    for trial, (variant, bots) in enumerate(
+        [("modern", ("tactician", "greedy")), ("blessing_first", ("tactician", "tactician")),
+         ("hidden_hands", ("greedy", "tactician")), ("carryover_pools", ("random", "tactician"))]
+    ):  # fmt: skip
+        base = np.stack([GAME.make_weights(b) for b in bots])
+        weights = base * pick.uniform(0.3, 2.0, base.shape) * np.where(pick.random(base.shape) < 0.15, -1, 1)
+        weights[:, 0] = pick.uniform(0.0, 0.3, 2)  # random bot's surrender rate
+        weights[:, 6:13] += pick.uniform(0.0, 1.0, (2, 7))  # tactician-only weights, non-zero for greedy too
+        out, results = play_both(variant, {"max_battles": 6}, bots, n, 40 + trial, weights=weights)
+        assert_agree(out, results, n, f"{variant} {bots} weights {np.round(weights, 3).tolist()}")
+
+
+# -- 4. the comparison can fail ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"face_bonus": 4},
+        {"card_health": 21},
+        {"blessing_before_curses": 1},
+        {"turn_draw": 1},
+        {"opening": ref.THREE_PLUS_TWO},
+    ],
+)
+def test_a_changed_rule_makes_games_disagree(change):
+    params = GAME.make_params("modern")
+    rules = dataclasses.replace(ref.Rules.of(params), **change)
+    n = scaled(40)
+    out, results = play_both("modern", None, ("tactician", "greedy"), n, 1, rules=rules)
+    bad, notes = mismatches(out, results)
+    assert len(bad) >= max(1, n // 4), f"changing {change} changed only {len(bad)} of {n} games"
+    assert notes[0].startswith(f"game {min(bad)}: ")
+
+
+def test_the_reference_refuses_a_parameter_it_does_not_know():
+    params = GAME.make_params("modern")._asdict()
+    with pytest.raises(ValueError, match="new_rule"):
+        ref.Rules.of({**params, "new_rule": 1})
