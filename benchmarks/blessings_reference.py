@@ -396,8 +396,9 @@ class Game:
 
         ``self.battle`` still numbers the battle that just ended while its pools are applied.
         Kernel reading: with ``carryover_hand`` and the battle cap reached, the decks are
-        still gathered and the opening hands of a battle that is never played are drawn
-        (they count in ``cards.times_drawn``); see the report of the differential test.
+        still gathered and the opening hands of a battle that is never played are drawn, so
+        ``cards.times_drawn`` (and ``first_drawn_turn``) count 5 + 5 draws no pool ever hits
+        (with ``fresh_hand`` that last deal is needed: the last pools hit it, RULES.md §8.1).
         """
         rules = self.rules
         carry = rules.pool_target == CARRYOVER_HAND
@@ -456,6 +457,8 @@ class Game:
                 "blessing_pool_0": self.blessing[0],
                 "blessing_pool_1": self.blessing[1],
                 "winner_bonus": self.bonus,
+                # kernel reading: cards_left as R12 counts them, so with midbattle_reshuffle=false the
+                # discard pile is left out (state.TURN_DTYPE and the rulings describe hand + deck + discard)
                 "cards_left_0": self.cards_left(0),
                 "cards_left_1": self.cards_left(1),
                 "hand_0": len(self.hand[0]),
