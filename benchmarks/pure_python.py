@@ -1,13 +1,21 @@
-"""Speed of the Numba Cardinger kernel against a pure-Python implementation of the same rules.
+"""Speed of a Numba game kernel against a pure-Python implementation of the same rules.
 
-Plays the same games (same seeds, decks, RNG draws and bot decisions) with
-``benchmarks/cardinger_reference.py`` (plain Python) and with the Numba kernel (one
-process, after a warm-up), prints games/s for each and the speed ratio, and how many of
-the games agree on every compared field (game result, per-seat counters and decks).
-Prints figures only; never asserts on time.
+Plays the same games (same seeds, decks, RNG draws and bot decisions) with the game's
+plain-Python reference (``benchmarks/cardinger_reference.py`` or
+``benchmarks/blessings_reference.py``) and with the Numba kernel (one process, after a
+warm-up), prints games/s for each and the speed ratio, and how many of the games agree on
+every compared field. Prints figures only; never asserts on time.
+
+- ``--game cardinger`` (default): greedy and random mirrors; tables ``games`` and ``seats``
+  (game result, per-seat counters and decks).
+- ``--game blessings``: greedy, random and tactician mirrors; all four tables (``games``,
+  ``seats``, ``cards`` and the per-battle ``turns``). The tactician mirror stalls to the
+  50-battle cap (RULES.md §9; ~270 turns a game), so its reference plays the first tenth
+  of ``--games`` (the kernel all of them; agreement is counted on the reference's games).
 
 Example:
     .venv/bin/python benchmarks/pure_python.py --games 2000
+    .venv/bin/python benchmarks/pure_python.py --game blessings --games 2000
 """
 
 from __future__ import annotations
@@ -17,38 +25,69 @@ import os
 import platform
 import sys
 import time
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cardinger_reference as ref  # found through the path above
+import blessings_reference  # found through the path above
+import cardinger_reference
 
 import sims
 
-GAME = sims.load("cardinger")
-TABLES = ("games", "seats")
 MIN_KERNEL_SECONDS = 1.0  # repeat the kernel run until it has taken at least this long
 
 
-def kernel_inputs(variant: str, bots: tuple[str, str]):
+@dataclass(frozen=True)
+class Bench:
+    """What to compare for one game: its reference module, tables and match-ups."""
+
+    title: str
+    ref: ModuleType
+    tables: tuple[str, ...]
+    matchups: tuple[tuple[tuple[str, str], int], ...]  # (bots, 1/share of --games the reference plays)
+    uses_decks: bool  # the reference takes fixed deck lists (Cardinger's ``decks`` argument)
+
+
+BENCHES = {
+    "cardinger": Bench(
+        "Cardinger",
+        cardinger_reference,
+        ("games", "seats"),
+        ((("greedy", "greedy"), 1), (("random", "random"), 1)),
+        True,
+    ),
+    "blessings": Bench(
+        "Blessings & Curses",
+        blessings_reference,
+        ("games", "seats", "cards", "turns"),
+        ((("greedy", "greedy"), 1), (("random", "random"), 1), (("tactician", "tactician"), 10)),
+        False,
+    ),
+}
+
+
+def kernel_inputs(game, variant: str, bots: tuple[str, str]):
     """Return (params, pool, decks, bot ids, weights) as ``balance.spec.resolve`` builds them."""
-    params = GAME.make_params(variant)
-    pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
-    decks = np.zeros((2, params.deck_size), dtype=np.int16)
-    bot_ids = np.array([GAME.bots.index(b) for b in bots], dtype=np.int64)
-    weights = np.stack([GAME.make_weights(b) for b in bots])
+    params = game.make_params(variant)
+    pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+    decks = np.zeros((2, getattr(params, "deck_size", 0)), dtype=np.int16)  # Blessings forms decks from its rules
+    bot_ids = np.array([game.bots.index(b) for b in bots], dtype=np.int64)
+    weights = np.stack([game.make_weights(b) for b in bots])
     return params, pool, decks, bot_ids, weights
 
 
-def time_kernel(inputs, seed: int, n_games: int) -> tuple[dict, float]:
+def time_kernel(game, inputs, tables, seed: int, n_games: int) -> tuple[dict, float]:
     """Return (records, games/s) of the kernel on ``n_games`` games, after a warm-up."""
     params, pool, decks, bot_ids, weights = inputs
-    GAME.play_chunk(params, pool, decks, bot_ids, weights, seed, 0, min(n_games, 50), TABLES)  # compile / load
+    game.play_chunk(params, pool, decks, bot_ids, weights, seed, 0, min(n_games, 50), tables)  # compile / load
     records, done, start = None, 0, time.perf_counter()
     while True:
-        out = GAME.play_chunk(params, pool, decks, bot_ids, weights, seed, 0, n_games, TABLES)
+        out = game.play_chunk(params, pool, decks, bot_ids, weights, seed, 0, n_games, tables)
         records = records or out
         done += n_games
         elapsed = time.perf_counter() - start
@@ -56,59 +95,87 @@ def time_kernel(inputs, seed: int, n_games: int) -> tuple[dict, float]:
             return records, done / elapsed
 
 
-def time_reference(inputs, bots: tuple[str, str], seed: int, n_games: int) -> tuple[list[dict], float]:
+def time_reference(bench: Bench, inputs, bots, seed: int, n_games: int) -> tuple[list[dict], float]:
     """Return (results, games/s) of the pure-Python reference on the same games."""
     params, pool, decks, _, weights = inputs
-    cards = ref.cards_from_pool(pool)  # converted once, outside the timed loop
-    reference = ref.Reference(params, cards, bots, weights.tolist(), decks.tolist())
+    cards = bench.ref.cards_from_pool(pool)  # converted once, outside the timed loop
+    extra = (decks.tolist(),) if bench.uses_decks else ()
+    reference = bench.ref.Reference(params, cards, bots, weights.tolist(), *extra)
     start = time.perf_counter()
-    results = [reference.play(seed, g, TABLES) for g in range(n_games)]
+    results = [reference.play(seed, g, bench.tables) for g in range(n_games)]
     return results, n_games / (time.perf_counter() - start)
 
 
-def agreeing_games(records: dict, results: list[dict]) -> int:
-    """Return how many games agree on every ``games`` and ``seats`` column the reference produces."""
-    rows = ref.to_rows(results)
+def agreeing_games(bench: Bench, records: dict, results: list[dict]) -> int:
+    """Return how many of the reference's games agree on every column it produces, in every compared table.
+
+    Rows are grouped by game: a game whose row count differs (e.g. battles) counts as one disagreeing game.
+    """
+    rows = bench.ref.to_rows(results)
     bad: set[int] = set()
-    for table in TABLES:
-        kernel_rows, ref_rows = records[table], rows[table]
-        if len(kernel_rows) != len(ref_rows):
-            return 0
-        for k_row, r_row in zip(kernel_rows, ref_rows, strict=True):
-            for key, value in r_row.items():
-                got = [int(c) for c in k_row[key] if c >= 0] if key == "deck" else k_row[key].item()
-                if got != value:
-                    bad.add(int(k_row["game"]))
-                    break
+    for table in bench.tables:
+        names = records[table].dtype.names
+        col = {name: k for k, name in enumerate(names)}
+        kernel_games: dict[int, list] = defaultdict(list)
+        for row in records[table].tolist():  # tuples of Python scalars (lists for array columns)
+            kernel_games[row[col["game"]]].append(row)
+        ref_games: dict[int, list[dict]] = defaultdict(list)
+        for row in rows[table]:
+            ref_games[row["game"]].append(row)
+        for r in results:
+            g = r["game"]
+            mine, theirs = kernel_games[g], ref_games[g]
+            if len(mine) != len(theirs):
+                bad.add(g)
+                continue
+            for k_row, r_row in zip(mine, theirs, strict=True):
+                for key, value in r_row.items():
+                    got = k_row[col[key]]
+                    if key == "deck":
+                        got = [c for c in got if c >= 0]
+                    if got != value:
+                        bad.add(g)
+                        break
     return len(results) - len(bad)
 
 
 def main() -> None:
-    """Run the comparison for greedy-vs-greedy and random-vs-random and print the figures."""
+    """Run the comparison for the chosen game's match-ups and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=sorted(BENCHES), default="cardinger", help="game (default cardinger)")
     ap.add_argument("--games", type=int, default=2000, help="games per match-up (default 2000)")
     ap.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     ap.add_argument("--variant", default="modern", help="rule variant (default modern)")
     args = ap.parse_args()
+    bench = BENCHES[args.game]
+    game = sims.load(args.game)
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    print(f"Cardinger: Numba kernel vs pure Python ({platform.python_implementation()} {platform.python_version()})")
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    print(f"{bench.title}: Numba kernel vs pure Python ({python})")
     print(f"variant {args.variant}, {args.games} games per match-up, root seed {args.seed}, one process")
-    print(f"tables {'+'.join(TABLES)}; the same games in both, compared field by field")
+    print(f"tables {'+'.join(bench.tables)}; the same games in both, compared field by field")
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     print()
-    header = f"{'match-up':<18} {'python games/s':>15} {'numba games/s':>15} {'speed-up':>9} {'agree':>13}"
+    width = max(18, *(len(" vs ".join(bots)) + 1 for bots, _ in bench.matchups))
+    header = f"{'match-up':<{width}} {'python games/s':>15} {'numba games/s':>15} {'speed-up':>9} {'agree':>13}"
     print(header)
     print("-" * len(header))
-    for bots in (("greedy", "greedy"), ("random", "random")):
-        inputs = kernel_inputs(args.variant, bots)
-        records, numba_rate = time_kernel(inputs, args.seed, args.games)
-        results, python_rate = time_reference(inputs, bots, args.seed, args.games)
-        agree = agreeing_games(records, results)
+    notes = []
+    for bots, share in bench.matchups:
+        inputs = kernel_inputs(game, args.variant, bots)
+        records, numba_rate = time_kernel(game, inputs, bench.tables, args.seed, args.games)
+        n_ref = max(1, args.games // share)
+        results, python_rate = time_reference(bench, inputs, bots, args.seed, n_ref)
+        agree = agreeing_games(bench, records, results)
         print(
-            f"{' vs '.join(bots):<18} {python_rate:>15,.0f} {numba_rate:>15,.0f} {numba_rate / python_rate:>8.1f}x"
-            f" {agree:>6}/{args.games:<6}"
+            f"{' vs '.join(bots):<{width}} {python_rate:>15,.0f} {numba_rate:>15,.0f} {numba_rate / python_rate:>8.1f}x"
+            f" {agree:>6}/{n_ref:<6}"
         )
+        if n_ref < args.games:
+            notes.append(f"{' vs '.join(bots)}: the reference played the first {n_ref} of the kernel's games")
+    for note in notes:
+        print(note)
 
 
 if __name__ == "__main__":
