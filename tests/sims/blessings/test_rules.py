@@ -44,8 +44,15 @@ def printed(name: str) -> tuple[int, int, bool]:
 
 
 def battle_row(s, b: int = 1):
-    """Return the tally row of battle ``b`` (1-based)."""
+    """Return the tally row of battle ``b`` (1-based): the pools it left and what they did at the next start."""
     return s["tally"]["battles"][b - 1]
+
+
+def ended_battle(s, b: int = 1):
+    """Return the row of battle ``b``, checking its end was recorded (a zeroed row reads as a win for seat 0)."""
+    row = battle_row(s, b)
+    assert row["turn"] == b, "battle not ended"
+    return row
 
 
 def replay(params: Params, bots, seed: int, game: int, bl):
@@ -185,7 +192,7 @@ def test_r4_arranged_hands_greedy_puts_the_highest_attack_card_rightmost_before_
     assert bl.hand(s, 0)[-1] == "heart:10"
     assert bl.hand(s, 0) == ["spade:king", "club:3", "diamond:8", "heart:10"]
     assert s["pools"]["blessing"][0] == 10
-    assert battle_row(s)["winner_bonus"] == 10
+    assert ended_battle(s)["winner_bonus"] == 10
 
 
 def test_r4_draw_order_hands_are_not_rearranged_before_the_bonus(bl):
@@ -534,7 +541,7 @@ def exhaustion_position(bl, params: Params | None = None):
 def test_e11_out_for_battle_a_seat_left_without_cards_after_a_turn_loses_the_battle(bl):
     _, s = exhaustion_position(bl)
     kernel.apply_action(s, act(K.ATTACK, 0, 0))
-    row = battle_row(s)
+    row = ended_battle(s)
     assert (row["winner"], row["how"]) == (0, BattleEnd.EXHAUSTION)
     assert row["winner_bonus"] == 8  # the replacement diamond:8 is rightmost (E9)
     assert s["pools"]["wins"].tolist() == [1, 0]
@@ -610,7 +617,7 @@ def test_r11_a_draw_with_deck_and_discard_pile_empty_is_skipped(bl):
 def test_r12_a_seat_with_no_cards_in_hand_deck_or_discard_loses_the_battle_after_any_turn(bl):
     _, s = bl.make_state(hands=(["diamond:8"], []), decks=(["spade:2"], []), phase=Phase.TURN_END, mover=0)
     kernel.end_turn(s)
-    row = battle_row(s)
+    row = ended_battle(s)
     assert (row["winner"], row["how"], row["winner_bonus"]) == (0, BattleEnd.EXHAUSTION, 8)
     assert s["pools"]["blessing"].tolist() == [8, 0]
     assert s["meta"]["phase"] == Phase.BATTLE_START
@@ -619,13 +626,13 @@ def test_r12_a_seat_with_no_cards_in_hand_deck_or_discard_loses_the_battle_after
 def test_r12_the_mover_itself_can_lose_by_running_out(bl):
     _, s = bl.make_state(hands=((), ["diamond:8"]), decks=((), ["spade:2"]), phase=Phase.TURN_END, mover=0)
     kernel.end_turn(s)
-    assert (battle_row(s)["winner"], battle_row(s)["how"]) == (1, BattleEnd.EXHAUSTION)
+    assert (ended_battle(s)["winner"], ended_battle(s)["how"]) == (1, BattleEnd.EXHAUSTION)
 
 
 def test_r12_both_seats_out_of_cards_draw_the_battle_with_no_bonus(bl):
     _, s = bl.make_state(phase=Phase.TURN_END, blessing=(3, 4), curse=(5, 6))
     kernel.end_turn(s)
-    row = battle_row(s)
+    row = ended_battle(s)
     assert (row["winner"], row["how"], row["winner_bonus"]) == (-1, BattleEnd.EXHAUSTION, 0)
     assert s["pools"]["blessing"].tolist() == [3, 4]
     assert s["pools"]["curse"].tolist() == [5, 6]
@@ -642,7 +649,7 @@ def test_r12_without_midbattle_reshuffle_empty_hand_and_deck_lose_despite_a_disc
     params = Params(midbattle_reshuffle=0)
     _, s = bl.make_state(params, hands=(["diamond:8"], []), discards=((), ["spade:2"]), phase=Phase.TURN_END)
     kernel.end_turn(s)
-    assert (battle_row(s)["winner"], battle_row(s)["how"]) == (0, BattleEnd.EXHAUSTION)
+    assert (ended_battle(s)["winner"], ended_battle(s)["how"]) == (0, BattleEnd.EXHAUSTION)
 
 
 # -- R13: surrender --------------------------------------------------------------------------------------------------
@@ -670,7 +677,7 @@ def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_sta
         phase=Phase.SURRENDER,
     )
     kernel.apply_action(s, act(K.SURRENDER, 0, 0))
-    row = battle_row(s)
+    row = ended_battle(s)
     assert (row["winner"], row["how"], row["winner_bonus"]) == (1, BattleEnd.SURRENDER, 8)
     assert (row["curse_pool_0"], row["curse_pool_1"]) == (30, 12)
     assert (row["blessing_pool_0"], row["blessing_pool_1"]) == (4, 8)
@@ -705,7 +712,7 @@ def test_e9_a_rightmost_face_card_or_an_empty_hand_adds_0(bl, winner_hand):
     _, s = bl.make_state(hands=(winner_hand, ["spade:9"]), blessing=(5, 2))
     kernel.end_battle(s, 0, BattleEnd.SURRENDER)
     assert s["pools"]["blessing"].tolist() == [5, 2]
-    assert battle_row(s)["winner_bonus"] == 0
+    assert ended_battle(s)["winner_bonus"] == 0
     assert s["pools"]["wins"].tolist() == [1, 0]
 
 
@@ -877,7 +884,7 @@ def test_r19_the_turn_cap_draws_the_battle_without_a_bonus_and_the_pools_still_a
         battle_turn=10,
     )
     kernel.end_turn(s)
-    row = battle_row(s)
+    row = ended_battle(s)
     assert (row["winner"], row["how"], row["winner_bonus"]) == (-1, BattleEnd.TURN_CAP, 0)
     assert s["pools"]["blessing"].tolist() == [6, 0]
     assert s["pools"]["wins"].tolist() == [0, 0]
@@ -904,7 +911,7 @@ def test_r19_the_battle_cap_leaves_the_game_unresolved_after_applying_the_last_p
 
 def test_r19_caps_in_played_games(bl):
     params = Params(surrender=Surrender.NEVER, max_turns_per_battle=6, max_battles=3)
-    out = bl.chunk(params, ("random", "random"), n=40, seed=3, tables=("games", "turns"))
+    out = bl.chunk(params, ("random", "random"), n=15, seed=3, tables=("games", "turns"))
     games, battles = out["games"], out["turns"]
     capped = battles[battles["how"] == BattleEnd.TURN_CAP]
     assert len(capped) > 0
