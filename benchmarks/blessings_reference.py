@@ -395,15 +395,17 @@ class Game:
         """Run the start of the next battle; return True if it begins, False if the game is over.
 
         ``self.battle`` still numbers the battle that just ended while its pools are applied.
-        Kernel reading: with ``carryover_hand`` and the battle cap reached, the decks are
-        still gathered and the opening hands of a battle that is never played are drawn, so
-        ``cards.times_drawn`` (and ``first_drawn_turn``) count 5 + 5 draws no pool ever hits
-        (with ``fresh_hand`` that last deal is needed: the last pools hit it, RULES.md §8.1).
+        With ``carryover_hand`` the battle cap is checked before any card is dealt; with
+        ``fresh_hand`` the last deal is needed, since the last pools hit it (RULES.md §8.1).
         """
         rules = self.rules
         carry = rules.pool_target == CARRYOVER_HAND
-        if self.battle >= 1 and carry and self.apply_both_pools():
-            return False  # R15 carryover: pools hit the hand left from the last battle
+        if self.battle >= 1 and carry:
+            if self.apply_both_pools():
+                return False  # R15 carryover: pools hit the hand left from the last battle
+            if self.battle >= rules.max_battles:  # R19: no hands for a battle that is not played
+                self.over, self.winner, self.end_reason = True, NO_WINNER, BATTLE_CAP
+                return False
         for p in range(2):
             self.gather(p)
         first = self.choose_first()
@@ -457,10 +459,8 @@ class Game:
                 "blessing_pool_0": self.blessing[0],
                 "blessing_pool_1": self.blessing[1],
                 "winner_bonus": self.bonus,
-                # kernel reading: cards_left as R12 counts them, so with midbattle_reshuffle=false the
-                # discard pile is left out (state.TURN_DTYPE and the rulings describe hand + deck + discard)
-                "cards_left_0": self.cards_left(0),
-                "cards_left_1": self.cards_left(1),
+                "cards_left_0": len(self.hand[0]) + len(self.deck[0]) + len(self.discard[0]),
+                "cards_left_1": len(self.hand[1]) + len(self.deck[1]) + len(self.discard[1]),
                 "hand_0": len(self.hand[0]),
                 "hand_1": len(self.hand[1]),
                 "lost_to_curses_0": 0,  # filled in when these pools are applied
@@ -647,13 +647,12 @@ def random_bot(game: Game) -> tuple[int, int, int]:
 def threat(game: Game, viewer: int, o: int, j: int) -> float:
     """Return the curse seat ``o``'s hand card ``j`` would send if played, as ``viewer`` sees it (R4).
 
-    Kernel reading (RULES.md §8.10): the card's value uses the mover's face bonus (the
-    viewer decides, so it is the viewer's own), also for the opponent's cards.
+    The card's value uses its owner's face bonus (RULES.md §8.10).
     """
     if viewer != o and not game.rules.open_hands:
-        return game.ref.mean_curse  # an unseen card counts as an average card of the pool
+        return game.ref.mean_curse[o]  # an unseen card counts as an average card of the pool
     c = game.hand[o][j]
-    return float(game.ref.pool_value[game.mover][c]) if game.cards[c].type == CURSE_TYPE else 0.0
+    return float(game.ref.pool_value[o][c]) if game.cards[c].type == CURSE_TYPE else 0.0
 
 
 def wipe_line(game: Game, p: int) -> int:
@@ -696,10 +695,10 @@ def race_surrender(game: Game, p: int) -> bool:
     o = 1 - p
     w = game.ref.weights[p]
     mean, draw = game.ref.mean_curse, game.rules.turn_draw
-    coming = w[W_EXPECT] * (hand_curse(game, p, o) + draw * mean)
+    coming = w[W_EXPECT] * (hand_curse(game, p, o) + draw * mean[o])
     if game.curse[p] + coming < wipe_line(game, p):
         return False  # not in danger next turn
-    mine = hand_curse(game, p, p) + draw * mean
+    mine = hand_curse(game, p, p) + draw * mean[p]
     return game.curse[o] + mine < wipe_line(game, o)
 
 
@@ -723,7 +722,7 @@ def attack_value(game: Game, p: int, c: int, j: int, tactician: bool, power_left
 def curse_value(game: Game, p: int, c: int, tactician: bool) -> float:
     """Return the value of cursing with seat ``p``'s card ``c``."""
     w = game.ref.weights[p]
-    v = game.ref.pool_value[game.mover][c]
+    v = game.ref.pool_value[p][c]
     if not tactician:
         return w[W_CURSE] * v
     o = 1 - p
@@ -755,7 +754,7 @@ def best_for_card(game: Game, p: int, i: int, tactician: bool) -> tuple[int, int
     ref = game.ref
     c = game.hand[p][i]
     w = ref.weights[p]
-    m = game.mover  # whose face bonus applies (kernel.face_bonus)
+    m = p  # whose face bonus applies (kernel.face_bonus): the card's owner
     best = (DISCARD, i, 0)
     best_v = w[W_DISCARD] * ref.discard_value[m][c]
     if tactician:
@@ -798,13 +797,9 @@ def tactician_bot(game: Game) -> tuple[int, int, int]:
     return heuristic(game, True)
 
 
-def keep_value(game: Game, c: int) -> float:
-    """Return how much a seat wants to keep card ``c`` through the curses: its best printed output.
-
-    Kernel reading: ``pool_value`` takes the face bonus of ``meta.mover``, which at a battle
-    start is the seat that moved last in the battle before, not necessarily the arranging seat.
-    """
-    return float(max(game.ref.damage[c], game.ref.pool_value[game.mover][c]))
+def keep_value(game: Game, p: int, c: int) -> float:
+    """Return how much seat ``p`` wants to keep card ``c`` through the curses: its best printed output."""
+    return float(max(game.ref.damage[c], game.ref.pool_value[p][c]))
 
 
 def arrange(game: Game, p: int, purpose: int) -> None:
@@ -819,7 +814,7 @@ def arrange(game: Game, p: int, purpose: int) -> None:
     elif purpose == BONUS:
         hand.sort(key=lambda c: game.cards[c].attack)
     else:
-        hand.sort(key=lambda c: keep_value(game, c))
+        hand.sort(key=lambda c: keep_value(game, p, c))
 
 
 BOT_FUNCS = {"random": random_bot, "greedy": greedy_bot, "tactician": tactician_bot}
@@ -857,12 +852,13 @@ class Reference:
         self.discard_value = [
             [max(0, card.attack + card.impact - (b if card.face else 0)) for card in self.cards] for b in bonus
         ]
-        # kernel.prepare: the mean curse of a card of the pool (hidden hands). Kernel reading:
-        # it is computed once, while ``meta.mover`` is 0, so with seat 0's face bonus for both bots.
-        total = 0.0
-        for card, v in zip(self.cards, self.pool_value[0], strict=True):
-            total += v if card.type == CURSE_TYPE else 0.0
-        self.mean_curse = total / max(1, len(self.cards))
+        # kernel.prepare: the mean curse of a card of the pool played by each seat (hidden hands)
+        self.mean_curse = []
+        for values in self.pool_value:
+            total = 0.0
+            for card, v in zip(self.cards, values, strict=True):
+                total += v if card.type == CURSE_TYPE else 0.0
+            self.mean_curse.append(total / max(1, len(self.cards)))
 
     def game(self, root_seed: int, game: int) -> Game:
         """Return game ``game`` of a run with ``root_seed``, not yet played."""

@@ -105,8 +105,8 @@ def threat(s, viewer: int, o: int, j: int) -> float:
     """Return the curse seat ``o``'s hand card ``j`` would send if played, as ``viewer`` sees it (R4)."""
     c = s.piles.hand[o, j]
     if viewer != o and not s.params.open_hands:
-        return s.scratch.mean_curse
-    return float(rules.pool_value(s, c)) if s.cards[c].type == CardType.CURSE else 0.0
+        return s.scratch.mean_curse[o]
+    return float(rules.pool_value(s, o, c)) if s.cards[c].type == CardType.CURSE else 0.0
 
 
 @kernel
@@ -160,10 +160,10 @@ def race_surrender(s, p: int) -> bool:
     """
     o = 1 - p
     w = s.scratch.weights[p]
-    coming = w[W.EXPECT] * (hand_curse(s, p, o) + s.params.turn_draw * s.scratch.mean_curse)
+    coming = w[W.EXPECT] * (hand_curse(s, p, o) + s.params.turn_draw * s.scratch.mean_curse[o])
     if s.pools.curse[p] + coming < wipe_line(s, p):
         return False  # not in danger next turn
-    mine = hand_curse(s, p, p) + s.params.turn_draw * s.scratch.mean_curse
+    mine = hand_curse(s, p, p) + s.params.turn_draw * s.scratch.mean_curse[p]
     return s.pools.curse[o] + mine < wipe_line(s, o)
 
 
@@ -189,7 +189,7 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float) 
 def curse_value(s, p: int, c: int, tactician: bool) -> float:
     """Return the value of cursing with seat ``p``'s card ``c``."""
     w = s.scratch.weights[p]
-    v = rules.pool_value(s, c)
+    v = rules.pool_value(s, p, c)
     if not tactician:
         return w[W.CURSE] * v
     o = 1 - p
@@ -225,15 +225,15 @@ def best_for_card(s, p: int, i: int, tactician: bool) -> int:
     o = 1 - p
     w = s.scratch.weights[p]
     best = encode(ActionKind.DISCARD, i, 0)
-    best_v = w[W.DISCARD] * rules.discard_value(s, c)
+    best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
     if tactician:
-        best_v = bless_value(s, p, rules.discard_value(s, c), w[W.DISCARD], True)
+        best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True)
     if s.cards[c].type == CardType.CURSE:
         v = curse_value(s, p, c, tactician)
         if v >= best_v:
             best, best_v = encode(ActionKind.CURSE, i, 0), v
     else:
-        v = bless_value(s, p, rules.pool_value(s, c), w[W.BLESS], tactician)
+        v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician)
         if v >= best_v:
             best, best_v = encode(ActionKind.BLESS, i, 0), v
     if rules.attack_damage(s, c) > 0:
@@ -299,9 +299,9 @@ def needs_legal(bot: int) -> bool:
 
 
 @kernel
-def keep_value(s, c: int) -> float:
-    """Return how much a seat wants to keep card ``c`` through the curses: its best printed output."""
-    return float(max(rules.attack_damage(s, c), rules.pool_value(s, c)))
+def keep_value(s, p: int, c: int) -> float:
+    """Return how much seat ``p`` wants to keep card ``c`` through the curses: its best printed output."""
+    return float(max(rules.attack_damage(s, c), rules.pool_value(s, p, c)))
 
 
 @kernel
@@ -322,7 +322,7 @@ def arrange(s, p: int, purpose: int) -> None:
         key = s.scratch.key
         for i in range(n):
             c = q.hand[p, i]
-            key[i] = s.cards[c].attack if purpose == Purpose.BONUS else keep_value(s, c)
+            key[i] = s.cards[c].attack if purpose == Purpose.BONUS else keep_value(s, p, c)
         for i in range(1, n):  # stable insertion sort, ascending
             c, k = q.hand[p, i], key[i]
             j = i

@@ -116,26 +116,23 @@ def attack_damage(s, c: int) -> int:
 
 
 @kernel
-def face_bonus(s) -> int:
-    """Return the face-card bonus of the mover's cards: ``face_bonus`` unless its seat is left out (R9)."""
-    return s.params.face_bonus if (s.params.face_bonus_seats >> s.meta.mover) & 1 else 0
+def face_bonus(s, p: int) -> int:
+    """Return the face-card bonus of seat ``p``'s cards: ``face_bonus`` unless ``p`` is left out (R9)."""
+    return s.params.face_bonus if (s.params.face_bonus_seats >> p) & 1 else 0
 
 
 @kernel
-def pool_value(s, c: int) -> int:
-    """Return what card ``c`` adds as a bless or a curse: Attack + Impact, + the face bonus for a face card (R9).
-
-    Cards are only ever played by the mover, so the bonus is the mover's (``face_bonus``).
-    """
+def pool_value(s, p: int, c: int) -> int:
+    """Return what seat ``p``'s card ``c`` adds as a bless or a curse: Attack + Impact, + face bonus (R9)."""
     card = s.cards[c]
-    return card.attack + card.impact + (face_bonus(s) if card.face else 0)
+    return card.attack + card.impact + (face_bonus(s, p) if card.face else 0)
 
 
 @kernel
-def discard_value(s, c: int) -> int:
-    """Return the blessing of discarding card ``c``: Attack + Impact, - the face bonus for a face card, >= 0 (R9)."""
+def discard_value(s, p: int, c: int) -> int:
+    """Return the blessing of seat ``p`` discarding card ``c``: Attack + Impact, - face bonus, >= 0 (R9)."""
     card = s.cards[c]
-    return max(0, card.attack + card.impact - (face_bonus(s) if card.face else 0))
+    return max(0, card.attack + card.impact - (face_bonus(s, p) if card.face else 0))
 
 
 # -- piles ------------------------------------------------------------------------------------
@@ -348,6 +345,14 @@ def deal_owned(s) -> None:
 
 
 @kernel
+def end_at_cap(s) -> None:
+    """End the game unresolved in place: ``max_battles`` battles and no wipe-out (R19)."""
+    m = s.meta
+    m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.BATTLE_CAP
+    log_event(s, EventKind.GAME_END, NO_WINNER, NO_CARD, NO_CARD, m.end_reason, 0)
+
+
+@kernel
 def start_battle(s) -> None:
     """Run the start of the next battle in place (R5, R6, R15-R17, R19); set TURN_START or OVER.
 
@@ -355,8 +360,12 @@ def start_battle(s) -> None:
     """
     m = s.meta
     carry = s.params.pool_target == PoolTarget.CARRYOVER_HAND
-    if m.battle >= 1 and carry and apply_both_pools(s):
-        return  # R15 carryover: pools hit the hand left from the last battle
+    if m.battle >= 1 and carry:
+        if apply_both_pools(s):
+            return  # R15 carryover: pools hit the hand left from the last battle
+        if m.battle >= s.params.max_battles:
+            end_at_cap(s)  # R19; no hands are dealt for a battle that is not played
+            return
     for p in range(2):
         gather(s, p)
     first = choose_first(s)
@@ -370,8 +379,7 @@ def start_battle(s) -> None:
     if m.battle >= 1 and not carry and apply_both_pools(s):
         return  # R15 fresh hand: pools hit the new hands
     if m.battle >= s.params.max_battles:  # R19: the last battle's pools are applied and no one is wiped out
-        m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.BATTLE_CAP
-        log_event(s, EventKind.GAME_END, NO_WINNER, NO_CARD, NO_CARD, m.end_reason, 0)
+        end_at_cap(s)
         return
     m.battle += 1
     log_event(s, EventKind.BATTLE, first, NO_CARD, NO_CARD, m.battle, 0)
@@ -400,7 +408,8 @@ def record_battle(s, winner: int, how: int) -> None:
     row.curse_pool_0, row.curse_pool_1 = s.pools.curse[0], s.pools.curse[1]
     row.blessing_pool_0, row.blessing_pool_1 = s.pools.blessing[0], s.pools.blessing[1]
     row.winner_bonus = s.pools.bonus
-    row.cards_left_0, row.cards_left_1 = cards_left(s, 0), cards_left(s, 1)
+    row.cards_left_0 = q.hand_n[0] + q.deck_n[0] + q.discard_n[0]  # all three piles, whatever R12 counts
+    row.cards_left_1 = q.hand_n[1] + q.deck_n[1] + q.discard_n[1]
     row.hand_0, row.hand_1 = q.hand_n[0], q.hand_n[1]
     row.lost_to_curses_0 = row.lost_to_curses_1 = row.wiped_0 = row.wiped_1 = 0
 
@@ -537,7 +546,7 @@ def play_card(s, kind: int, i: int, j: int) -> None:
     if kind == ActionKind.ATTACK:
         attack(s, p, c, j)
     elif kind == ActionKind.BLESS:
-        v = pool_value(s, c)
+        v = pool_value(s, p, c)
         s.pools.blessing[p] += v
         r.blesses += 1
         st.blesses += 1
@@ -545,7 +554,7 @@ def play_card(s, kind: int, i: int, j: int) -> None:
         st.blessing_gained += v
         log_event(s, EventKind.BLESS, p, c, NO_CARD, v, s.pools.blessing[p])
     elif kind == ActionKind.CURSE:
-        v = pool_value(s, c)
+        v = pool_value(s, p, c)
         s.pools.curse[1 - p] += v
         r.curses += 1
         st.curses += 1
@@ -553,7 +562,7 @@ def play_card(s, kind: int, i: int, j: int) -> None:
         st.curse_sent += v
         log_event(s, EventKind.CURSE, p, c, NO_CARD, v, s.pools.curse[1 - p])
     else:
-        v = discard_value(s, c)
+        v = discard_value(s, p, c)
         s.pools.blessing[p] += v
         r.discards += 1
         st.discards += 1
@@ -703,10 +712,11 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.n
     for p in range(2):
         for k in range(weights.shape[1]):
             s.scratch.weights[p, k] = weights[p, k]
-    total = 0.0
-    for c in range(s.meta.n_cards):
-        total += pool_value(s, c) if s.cards[c].type == CardType.CURSE else 0.0
-    s.scratch.mean_curse = total / max(1, s.meta.n_cards)
+    for p in range(2):
+        total = 0.0
+        for c in range(s.meta.n_cards):
+            total += pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0.0
+        s.scratch.mean_curse[p] = total / max(1, s.meta.n_cards)
     s.meta.log_on = log_on
     return state
 

@@ -15,7 +15,17 @@ from sims.blessings.state import (
     DeckMode,
     Suit,
 )
-from sims.core import TEXT, CardDataError, CardPool, ParamError, bool_column, enum_column, int_column, load_cards
+from sims.core import (
+    TEXT,
+    CardDataError,
+    CardPool,
+    ParamError,
+    bool_column,
+    enum_column,
+    int_column,
+    load_cards,
+    row_lines,
+)
 
 COLUMNS = {
     "suit": enum_column(Suit),
@@ -31,10 +41,10 @@ def load_pool(path: Path | str) -> CardPool:
     """Load ``cards.csv`` (key column ``id``) into a ``CardPool``; raise ``CardDataError`` naming file:line."""
     path = Path(path)
     pool = load_cards(path, CARD_DTYPE, COLUMNS, name_column="id")
-    for i, rank in enumerate(pool.text["rank"]):
+    for i, (rank, line) in enumerate(zip(pool.text["rank"], row_lines(path), strict=True)):
         if rank.lower() not in RANKS:
             raise CardDataError(
-                f"{path}:{i + 2}: column 'rank': unknown rank {rank!r}; expected jack, queen, king, ace or 2-10"
+                f"{path}:{line}: column 'rank': unknown rank {rank!r}; expected jack, queen, king, ace or 2-10"
             )
         pool.table[i]["rank"] = RANKS[rank.lower()]
     if len(pool) > MAX_CARDS:

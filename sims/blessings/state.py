@@ -374,7 +374,7 @@ SCRATCH_DTYPE = np.dtype(
         ("weights", np.float64, (2, N_WEIGHTS)),  # each seat's bot weights (bots.BotParams)
         ("key", np.float64, (MAX_CARDS,)),  # sort keys (arranging a hand)
         ("budget", np.int32, (MAX_CARDS,)),  # tactician: damage still planned against each opposing hand index
-        ("mean_curse", np.float64),  # mean curse value of a card of the pool (hidden hands)
+        ("mean_curse", np.float64, (2,)),  # mean curse value of a card of the pool played by seat p (hidden hands)
         ("seen", np.int16, (MAX_CARDS,)),  # card-conservation audit marks
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),
     ],

@@ -20,7 +20,7 @@ from sims.cardinger.state import (
     DeckSource,
     Keyword,
 )
-from sims.core import TEXT, CardDataError, CardPool, ParamError, flags_column, int_column, load_cards
+from sims.core import TEXT, CardDataError, CardPool, ParamError, flags_column, int_column, load_cards, row_lines
 
 NOTES_FILE = "inference_notes.csv"  # read next to the card file, if present
 
@@ -37,13 +37,6 @@ COLUMNS = {
 }
 
 
-def _row_lines(path: Path) -> list[int]:
-    """Return the file line of each card row, counted the way ``load_cards`` counts them."""
-    reader = csv.reader(path.read_text(encoding="utf-8-sig").splitlines())
-    next(reader, None)
-    return [line for line, raw in enumerate(reader, start=2) if any(cell.strip() for cell in raw)]
-
-
 def _confidence(path: Path) -> dict[str, str]:
     """Return each card's inference confidence from ``path`` (inference_notes.csv), by name."""
     rows = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
@@ -57,7 +50,7 @@ def load_pool(path: Path | str) -> CardPool:
     path = Path(path)
     pool = load_cards(path, CARD_DTYPE, COLUMNS)
     sets = {m.name.lower(): int(m) for m in CardSet}
-    for i, (value, line) in enumerate(zip(pool.text["set"], _row_lines(path), strict=True)):
+    for i, (value, line) in enumerate(zip(pool.text["set"], row_lines(path), strict=True)):
         key = value.replace(" ", "").lower()
         if key not in sets:
             raise CardDataError(f"{path}:{line}: column 'set': unknown set {value!r}; expected Starter or Booster 1-3")

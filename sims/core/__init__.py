@@ -14,6 +14,7 @@ from sims.core.cards import (
     int_column,
     load_cards,
     load_decks,
+    row_lines,
 )
 from sims.core.jit import kernel
 from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, TABLES
@@ -39,4 +40,5 @@ __all__ = [
     "kernel",
     "load_cards",
     "load_decks",
+    "row_lines",
 ]

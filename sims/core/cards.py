@@ -122,6 +122,17 @@ def _parse(value: str, col: Column, where: str) -> int | str:
     return bits
 
 
+def row_lines(path: Path | str) -> list[int]:
+    """Return the file line of each card row of a CSV, counted the way ``load_cards`` counts them.
+
+    For errors found after loading (a text column parsed by the game): blank lines are
+    skipped by the loader, so row ``i`` is not always line ``i + 2``.
+    """
+    reader = csv.reader(Path(path).read_text(encoding="utf-8-sig").splitlines())
+    next(reader, None)
+    return [line for line, raw in enumerate(reader, start=2) if any(cell.strip() for cell in raw)]
+
+
 def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column], name_column: str = "name") -> CardPool:
     """Load a card CSV into a ``CardPool``; raise ``CardDataError`` on any bad cell.
 

@@ -480,8 +480,8 @@ def test_r9_pool_and_discard_values_of_every_card_follow_the_rulebook(bl):
     _, s = bl.make_state()
     for name in bl.POOL.names:
         attack, impact, face = printed(name)
-        assert kernel.pool_value(s, bl.card(name)) == attack + impact + (5 if face else 0), name
-        assert kernel.discard_value(s, bl.card(name)) == max(0, attack + impact - (5 if face else 0)), name
+        assert kernel.pool_value(s, 0, bl.card(name)) == attack + impact + (5 if face else 0), name
+        assert kernel.discard_value(s, 0, bl.card(name)) == max(0, attack + impact - (5 if face else 0)), name
 
 
 def test_r9_face_bonus_0_drops_the_plus_and_minus_5(bl):
@@ -924,3 +924,13 @@ def test_r19_caps_in_played_games(bl):
     assert (unresolved["battles"] == 3).all()
     assert (unresolved["winner"] == -1).all()
     assert (games["battles"] <= 3).all()
+
+
+def test_r9_one_sided_face_rule_gives_the_bonus_only_to_the_listed_seats(bl):
+    """R9 counterfactual: with face_bonus_seats = seat_1, seat 0's face cards get neither +5 nor -5."""
+    _, s = bl.make_state(bl.Params(face_bonus_seats=2), hands=(["spade:queen"], ["spade:queen"]))
+    queen = bl.card("spade:queen")
+    assert (kernel.pool_value(s, 0, queen), kernel.pool_value(s, 1, queen)) == (4, 9)
+    assert (kernel.discard_value(s, 0, queen), kernel.discard_value(s, 1, queen)) == (4, 0)
+    kernel.apply_action(s, act(K.CURSE, 0, 0))  # seat 0 curses with its queen
+    assert s["pools"]["curse"][1] == 4
