@@ -313,7 +313,8 @@ def plot_attribute_values(
     Examples
     --------
     >>> df = pl.DataFrame({"attribute": ["suit", "suit"], "value": ["heart", "spade"], "cards": [13, 13],
-    ...     "n": [2600, 2600], "gp_wr": [0.52, 0.48], "gp_wr_lo": [0.50, 0.46], "gp_wr_hi": [0.54, 0.50]})
+    ...     "n": [2600, 2600], "n_eff": [200, 200], "gp_wr": [0.52, 0.48], "gp_wr_lo": [0.45, 0.41],
+    ...     "gp_wr_hi": [0.59, 0.55]})
     >>> [t.get_text() for t in plot_attribute_values(df).get_yticklabels()]
     ['heart', 'spade']
     """
@@ -327,10 +328,10 @@ def plot_attribute_values(
     _forest(ax, labels, est, lo, hi, [PALETTE[0]] * rows.height, ref=50.0 if rate else None)
     what = "GP WR (% of card-games won)" if rate else f"{_text(metric).replace('_', ' ')} (mean per card-game)"
     ax.set_xlabel(what)
-    n = rows["n"] if rows.height else pl.Series([0])
+    n = rows["n_eff"] if rows.height and "n_eff" in rows.columns else pl.Series([0])
     ax.set_title(
         f"{'GP WR' if rate else _text(metric).replace('_', ' ').capitalize()} by card {_text(attribute)}\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} card-games per value, 95 % CI"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} hands per value, conservative 95 % CI"
     )
     return ax
 

@@ -98,7 +98,7 @@ def compute(name: str, run: Run, **options: Any) -> pl.DataFrame:
     Examples
     --------
     >>> sorted(METRICS)[:3]
-    ['card_counters', 'card_values', 'first_seat_advantage']
+    ['card_attribute_values', 'card_counters', 'card_values']
     """
     if name not in METRICS:
         raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")

@@ -239,27 +239,31 @@ def _by_attribute(
             .agg(
                 pl.len().alias("cards"),
                 pl.col("gp_wr_n").sum().alias("n"),
+                pl.col("gp_wr_n").max().alias("n_eff"),
                 pl.col("gp_wr\0k").sum().alias("wins"),
                 *(pl.col(m).sum() for m in moments),
                 _value_order(joined, a).alias("\0order"),
             )
             .sort("\0order", nulls_last=True)
         )
-        grouped = with_wilson(grouped, "wins", "n", ("gp_wr", "gp_wr_lo", "gp_wr_hi"))
+        # one hand may hold several cards of the value, so its result and counters repeat:
+        # intervals use n_eff, the most-held card's count, as if each hand held all of them
+        k_eff = (pl.col("wins") * pl.col("n_eff") / pl.col("n")).alias("\0k_eff")
+        grouped = with_wilson(grouped.with_columns(k_eff), "\0k_eff", "n_eff", ("gp_wr", "gp_wr_lo", "gp_wr_hi"))
         means = {}
         for c in counters:
-            n, mean, sd = _mean_sd(grouped, c)
+            _, mean, sd = _mean_sd(grouped, c)
             means[c], means[f"{c}_sd"] = mean, sd
-            means[f"{c}\0count"] = n
         grouped = grouped.with_columns(**means)
         for c in counters:
-            grouped = with_mean_ci(grouped, c, f"{c}_sd", f"{c}\0count", (f"{c}_lo", f"{c}_hi"))
+            grouped = with_mean_ci(grouped, c, f"{c}_sd", "n_eff", (f"{c}_lo", f"{c}_hi"))
         parts.append(
             grouped.select(
                 pl.lit(a).alias("attribute"),
                 pl.col(a).cast(pl.String).alias("value"),
                 pl.col("cards").cast(pl.UInt32),
                 pl.col("n").cast(pl.Int64),
+                pl.col("n_eff").cast(pl.Int64),
                 pl.col("wins").cast(pl.Int64),
                 "gp_wr",
                 "gp_wr_lo",
@@ -267,7 +271,8 @@ def _by_attribute(
                 *(pl.col(f"{c}{s}") for c in counters for s in ("", "_sd", "_lo", "_hi")),
             )
         )
-    fixed = {"attribute": pl.String, "value": pl.String, "cards": pl.UInt32, "n": pl.Int64, "wins": pl.Int64}
+    fixed = {"attribute": pl.String, "value": pl.String, "cards": pl.UInt32, "n": pl.Int64, "n_eff": pl.Int64}
+    fixed |= {"wins": pl.Int64}
     fixed |= {"gp_wr": pl.Float64, "gp_wr_lo": pl.Float64, "gp_wr_hi": pl.Float64}
     out = pl.concat(parts) if parts else pl.DataFrame(schema=fixed)
     return out.with_columns(pl.lit(mirror).alias("mirror_decks"))
@@ -292,9 +297,13 @@ def card_attribute_values(
 
     One row per ``attribute`` (default :func:`card_attributes`: suit, rank, type, cost
     ...) and ``value``: ``cards`` (distinct cards with that value), ``n`` (card-games:
-    rows of ``cards``), ``wins``, ``gp_wr`` with Wilson 95 % ``gp_wr_lo``/``gp_wr_hi``,
-    then for ``times_played`` and every extra numeric card column ``c`` the mean per
-    card-game ``c`` with ``c_sd`` and t 95 % ``c_lo``/``c_hi``. ``mirror_decks`` is true
+    rows of ``cards``), ``wins``, ``gp_wr`` = wins / n, then for ``times_played`` and
+    every extra numeric card column ``c`` the mean per card-game ``c`` with its ``c_sd``.
+
+    A hand holding several cards of a value repeats its result (and shares its game) in
+    ``n``, so the 95 % intervals (Wilson ``gp_wr_lo``/``gp_wr_hi``, t ``c_lo``/``c_hi``)
+    use ``n_eff``, the largest single card's ``n``: exact when every hand holding one card
+    of the value holds them all, conservative (wider) otherwise. ``mirror_decks`` is true
     when every (game, seat) holds the same set of cards (each card's ``n`` equals the
     number of seats in ``seats``, or of distinct (game, seat) pairs in ``cards``): then
     every card's GP WR is the same by construction and only the counters say anything.

@@ -80,7 +80,8 @@ def _attribute_table(df: pl.DataFrame, attribute: str, counters: list[str], with
         cells += [estimate(r[c], r[f"{c}_lo"], r[f"{c}_hi"], percent=False) for c in counters]
         rows.append(cells)
     headers = [attribute, "cards", "card-games", *(["GP WR [95 % CI]"] if with_wr else []), *counters]
-    return table(headers, rows, caption="Counters: mean [95 % CI] per card-game (one card in one seat's deck).")
+    caption = "Counters: mean [95 % CI] per card-game (one card in one seat's deck). " + _INTERVALS
+    return table(headers, rows, caption=caption)
 
 
 def attributes_section(run: Run, out: Charts, tables: Pending) -> str | None:
@@ -116,7 +117,11 @@ def attributes_section(run: Run, out: Charts, tables: Pending) -> str | None:
 _ATTRIBUTE_TEXT = (
     "Card-level results pooled over every card sharing a value of a card-table attribute (any column "
     "with 2 to 20 distinct values): GP WR is the win rate of the seats whose deck held such a card, "
-    "counted once per card (n = card-games); the counters are means per card-game."
+    "counted once per card (card-games); the counters are means per card-game."
+)
+_INTERVALS = (
+    "A hand holding several cards of a value counts once per card, so intervals use n = the most-held "
+    "card's card-games (as if every such hand held them all): conservative."
 )
 _MIRROR_TEXT = (
     "Every seat holds the same set of cards in every game (mirror decks), so GP WR is the same for every "

@@ -258,7 +258,10 @@ METHODS = (
     "IWD = GIH WR − GNS WR with Newcombe's hybrid score interval. Means: Student-t 95 % intervals. "
     "GP WR: card in deck; OH WR: in opening hand; GD WR: drawn after the opening hand; GIH WR: opening hand or drawn; "
     "GNS WR: never seen; played WR: played at least once; play rate: share of deck games it was played; "
-    "avg turn first played: global turn number (both seats counted)."
+    "avg turn first played: global turn number (both seats counted). "
+    "Games recorded one row per battle (or other step): the opener is the seat that took the step's first "
+    "turn, and drawn steps are left out of its share won. Card value by attribute: card-level rows pooled "
+    "over the cards sharing a value; intervals use the most-held card's n (conservative)."
 )
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance import io, metrics
+from balance import io, metrics, stats
 from balance.io import Run
 from balance.run import _write_dimensions, new_manifest, run
 from balance.spec import RunSpec, resolve
@@ -231,10 +231,15 @@ def test_card_attribute_values_in_mirror_decks(battle_run: Run) -> None:
     assert out.filter(pl.col("attribute") == "attack")["value"].to_list() == ["0", "2", "7"]  # numeric order
     assert out.filter(pl.col("attribute") == "suit")["value"].to_list() == ["heart", "spade"]  # card order
     heart = _row(out, attribute="suit", value="heart")
-    assert (heart["cards"], heart["n"], heart["wins"], heart["gp_wr"]) == (2, 16, 4, 0.25)
+    assert (heart["cards"], heart["n"], heart["n_eff"], heart["wins"], heart["gp_wr"]) == (2, 16, 8, 4, 0.25)
+    # each hand holds both hearts: the interval is that of 2 wins in 8 hands, not 4 in 16
+    _, lo, hi = stats.wilson(2, 8)
+    assert (heart["gp_wr_lo"], heart["gp_wr_hi"]) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
     assert heart["times_played"] == pytest.approx(2.5)
-    assert heart["times_played_sd"] == pytest.approx((17 * 4 / 15) ** 0.5)
-    assert heart["times_played_lo"] < 2.5 < heart["times_played_hi"]
+    sd = (17 * 4 / 15) ** 0.5
+    assert heart["times_played_sd"] == pytest.approx(sd)
+    _, lo, hi = stats.mean_ci_stats(2.5, sd, 8)
+    assert (heart["times_played_lo"], heart["times_played_hi"]) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
     assert heart["damage_dealt"] == pytest.approx(3.5)
     spade = _row(out, attribute="suit", value="spade")
     assert (spade["n"], spade["times_played"], spade["damage_dealt"]) == (8, 1.5, 1.0)
@@ -265,8 +270,9 @@ def test_card_attribute_values_pool_wins_across_cards() -> None:
         ("B", 2, 4, 1, 2.5, False),
     ]
     a = _row(out, value="A")
-    assert a["gp_wr"] == pytest.approx(0.75)
-    assert a["gp_wr_lo"] < 0.75 < a["gp_wr_hi"]
+    assert (a["gp_wr"], a["n_eff"]) == (pytest.approx(0.75), 2)
+    _, lo, hi = stats.wilson(1.5, 2)  # 3 of 4 card-games, but at most 2 hands hold one card
+    assert (a["gp_wr_lo"], a["gp_wr_hi"]) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
     shuffled = metrics.card_attribute_values(cards.collect().sample(fraction=1.0, shuffle=True, seed=3).lazy(), dim)
     assert shuffled.equals(out)
 
