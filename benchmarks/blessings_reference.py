@@ -660,11 +660,13 @@ def wipe_line(game: Game, p: int) -> int:
     rules = game.rules
     guard = game.blessing[p] if rules.blessing_before_curses else 0
     if rules.pool_target == CARRYOVER_HAND:
+        if not game.hand[p]:
+            return 1  # an empty hand falls to any curse, and no blessing has a card to land on
         hp = game.hp[p]
         total = 0
         for c in game.hand[p]:
             total += hp[c]
-        return max(1, total + guard)  # an empty hand falls to any curse
+        return total + guard
     opening = 3 if rules.opening == THREE_PLUS_TWO else 5
     return min(opening, len(game.owned[p])) * rules.card_health + guard
 
@@ -676,7 +678,11 @@ def doomed(game: Game, p: int) -> bool:
 
 def settled_surrender(game: Game, p: int) -> bool:
     """Return True if the pools already decide the next battle start for ``p`` (a win or a certain draw)."""
-    me, opp = doomed(game, p), doomed(game, 1 - p)
+    o = 1 - p
+    line = wipe_line(game, o)
+    if game.rules.blessing_before_curses and game.hand[o]:
+        line += game.cards[game.hand[o][-1]].attack  # the bonus surrendering hands it (R14)
+    me, opp = doomed(game, p), game.curse[o] > 0 and game.curse[o] >= line
     if opp and not me:
         return True  # surrendering now wipes the opponent out and not us
     return me and opp and not game.rules.blessing_before_curses  # nothing left to play for

@@ -115,10 +115,12 @@ def wipe_line(s, p: int) -> int:
     q = s.piles
     guard = s.pools.blessing[p] if s.params.blessing_before_curses else 0
     if s.params.pool_target == PoolTarget.CARRYOVER_HAND:
+        if q.hand_n[p] == 0:
+            return 1  # an empty hand falls to any curse, and no blessing has a card to land on
         total = 0
         for i in range(q.hand_n[p]):
             total += q.hp[p, q.hand[p, i]]
-        return max(1, total + guard)  # an empty hand falls to any curse
+        return total + guard
     opening = 3 if s.params.opening == Opening.THREE_PLUS_TWO else 5
     return min(opening, q.owned_n[p]) * s.params.card_health + guard
 
@@ -135,7 +137,11 @@ def doomed(s, p: int) -> bool:
 @kernel
 def settled_surrender(s, p: int) -> bool:
     """Return True if the pools already decide the next battle start for ``p`` (a win or a certain draw)."""
-    me, opp = doomed(s, p), doomed(s, 1 - p)
+    o = 1 - p
+    line = wipe_line(s, o)
+    if s.params.blessing_before_curses and s.piles.hand_n[o] > 0:
+        line += s.cards[s.piles.hand[o, s.piles.hand_n[o] - 1]].attack  # the bonus surrendering hands it (R14)
+    me, opp = doomed(s, p), s.pools.curse[o] > 0 and s.pools.curse[o] >= line
     if opp and not me:
         return True  # surrendering now wipes the opponent out and not us
     return me and opp and not s.params.blessing_before_curses  # nothing left to play for

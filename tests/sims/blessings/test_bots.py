@@ -161,8 +161,9 @@ def test_greedy_plays_on_unless_the_opponent_alone_is_past_its_wipe_line(bl, cur
     assert bots.choose(Bot.GREEDY, s) == act(K.PLAY_ON, 0, 0)
 
 
-@pytest.mark.parametrize(("curse", "choice"), [(100, K.PLAY_ON), (111, K.PLAY_ON), (112, K.SURRENDER)])
+@pytest.mark.parametrize(("curse", "choice"), [(100, K.PLAY_ON), (113, K.PLAY_ON), (114, K.SURRENDER)])
 def test_greedy_wipe_line_includes_the_opponents_blessing_under_blessing_first(bl, curse, choice):
+    """Line = 100 Health + 12 blessing + 2, the winner's bonus (club:2) that surrendering would hand over (R14)."""
     _, s = surrender_position(bl, Params(blessing_before_curses=1), curse=(0, curse), blessing=(0, 12))
     assert bots.choose(Bot.GREEDY, s) == act(choice, 0, 0)
 
@@ -171,6 +172,13 @@ def test_greedy_wipe_line_includes_the_opponents_blessing_under_blessing_first(b
 def test_greedy_wipe_line_under_carryover_is_the_health_of_the_opponents_hand(bl, curse, choice):
     _, s = surrender_position(bl, Params(pool_target=PoolTarget.CARRYOVER_HAND), curse=(0, curse))
     assert bots.choose(Bot.GREEDY, s) == act(choice, 0, 0)
+
+
+def test_wipe_line_of_an_empty_carryover_hand_is_any_curse_whatever_the_blessing(bl):
+    """R15/R17: an empty carried-over hand falls to a curse of 1; a blessing has no card to land on."""
+    params = Params(pool_target=PoolTarget.CARRYOVER_HAND, blessing_before_curses=1)
+    _, s = bl.make_state(params, hands=(["spade:2"], []), decks=(DECK0, DECK1), blessing=(0, 30))
+    assert bots.wipe_line(s, 1) == 1
 
 
 # -- R4: what a bot sees, and arranged hands ----------------------------------------------------------------------
