@@ -76,7 +76,7 @@ def _attribute_table(df: pl.DataFrame, attribute: str, counters: list[str], with
     for r in df.filter(pl.col("attribute") == attribute).iter_rows(named=True):
         cells: list[Cell] = [text(r["value"]), number(r["cards"]), number(r["n"])]
         if with_wr:
-            cells.append(estimate(r["gp_wr"], r["gp_wr_lo"], r["gp_wr_hi"], r["n"]))
+            cells.append(estimate(r["gp_wr"], r["gp_wr_lo"], r["gp_wr_hi"], r["n_eff"]))  # the interval's n
         cells += [estimate(r[c], r[f"{c}_lo"], r[f"{c}_hi"], percent=False) for c in counters]
         rows.append(cells)
     headers = [attribute, "cards", "card-games", *(["GP WR [95 % CI]"] if with_wr else []), *counters]
