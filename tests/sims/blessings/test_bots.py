@@ -161,6 +161,14 @@ def test_greedy_plays_on_unless_the_opponent_alone_is_past_its_wipe_line(bl, cur
     assert bots.choose(Bot.GREEDY, s) == act(K.PLAY_ON, 0, 0)
 
 
+def test_greedy_surrenders_when_both_seats_are_already_doomed_since_nothing_is_left_to_play_for(bl):
+    """Both curse pools past both wipe lines: the next battle start is a mutual wipe-out whatever happens."""
+    _, s = surrender_position(bl, curse=(100, 100))
+    assert bots.choose(Bot.GREEDY, s) == act(K.SURRENDER, 0, 0)
+    _, s = surrender_position(bl, Params(blessing_before_curses=1), curse=(100, 100))
+    assert bots.choose(Bot.GREEDY, s) == act(K.PLAY_ON, 0, 0)  # blessing first: more blessing can still save it
+
+
 @pytest.mark.parametrize(("curse", "choice"), [(100, K.PLAY_ON), (113, K.PLAY_ON), (114, K.SURRENDER)])
 def test_greedy_wipe_line_includes_the_opponents_blessing_under_blessing_first(bl, curse, choice):
     """Line = 100 Health + 12 blessing + 2, the winner's bonus (club:2) that surrendering would hand over (R14)."""
