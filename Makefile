@@ -38,6 +38,8 @@ fmt: install
 bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/balance bench --game cardinger
 	$(BIN)/python benchmarks/pure_python.py
+	$(BIN)/balance bench --game blessings --games-per-pairing 50000
+	$(BIN)/python benchmarks/pure_python.py --game blessings
 
 report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write its report
 	rm -rf runs/$(NAME)
