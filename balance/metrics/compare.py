@@ -14,7 +14,7 @@ import polars as pl
 
 from balance import stats
 from balance.io import Run
-from balance.metrics._common import columns, info_columns
+from balance.metrics._common import columns, extra_counters, info_columns
 from balance.metrics.cards import card_values
 from balance.metrics.turns import TEMPO_COLUMNS, lead_per_game
 
@@ -22,10 +22,27 @@ CARD_DELTAS = {"gp_wr": "GP WR", "gih_wr": "GIH WR", "iwd": "IWD", "played_wr": 
 CARD_DELTA_METHOD = "unpaired (independent samples): Newcombe hybrid score; MOVER for IWD"
 
 
-def _per_game(run: Run) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
-    """Return one row per game of per-game metric values, and each value's label and unit."""
+def end_reasons(*runs: Run) -> list[str]:
+    """Return the ``end_reason`` values found in any of ``runs``, sorted (as text)."""
+    values: set[str] = set()
+    for run in runs:
+        values |= set(run.games.select(pl.col("end_reason").cast(pl.String).unique()).collect().to_series())
+    return sorted(v for v in values if v is not None)
+
+
+def _per_game(run: Run, reasons: list[str] | None = None) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
+    """Return one row per game of per-game metric values, and each value's label and unit.
+
+    Besides the fixed headline metrics: the share of games ending for each of ``reasons``
+    (default: the run's own end reasons) and the mean of every extra numeric ``games``
+    column the game declares (e.g. battles per game), so a game's own outcome measures
+    are compared without special cases.
+    """
     have = columns(run.games)
     scores = [c for c in TEMPO_COLUMNS if c in have]
+    reasons = end_reasons(run) if reasons is None else reasons
+    extras = [c for c in extra_counters(run.games, "games") if c not in scores]
+    reason = pl.col("end_reason").cast(pl.String)
     frame = run.games.select(
         "game",
         "seed",
@@ -33,6 +50,8 @@ def _per_game(run: Run) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
         (pl.col("winner") == pl.col("first_seat")).cast(pl.Float64).alias("first_seat_win_rate"),
         (pl.col("winner") < 0).cast(pl.Float64).alias("no_winner_rate"),
         pl.col("turns").cast(pl.Float64).alias("game_length"),
+        *((reason == r).cast(pl.Float64).alias(f"end_reason[{r}]") for r in reasons),
+        *(pl.col(c).cast(pl.Float64).alias(f"mean[{c}]") for c in extras),
         *(pl.col(c).cast(pl.Float64).alias(f"final_{c}") for c in scores),
     ).collect()
     meta = {
@@ -41,6 +60,8 @@ def _per_game(run: Run) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
         "no_winner_rate": ("Draw/timeout rate", "rate"),
         "game_length": ("Mean game length", "turns"),
     }
+    meta.update({f"end_reason[{r}]": (f"Games ending by {r.replace('_', ' ')}", "rate") for r in reasons})
+    meta.update({f"mean[{c}]": (f"Mean {c.replace('_', ' ')} per game", c.replace("_", " ")) for c in extras})
     if "bot" in columns(run.seats):
         bots = run.seats.group_by("game", "bot").agg(pl.col("won").eq(1).cast(pl.Float64).mean()).collect()
         # a bot that fills every seat (a mirror match) always has win rate (1 - draws) / seats:
@@ -93,8 +114,9 @@ def compare_runs(a: Run, b: Run) -> pl.DataFrame:
     ``rate``). Per-bot win rates appear only when both runs have the same bots and at least
     two different bots play.
     """
-    fa, meta_a = _per_game(a)
-    fb, meta_b = _per_game(b)
+    reasons = end_reasons(a, b)
+    fa, meta_a = _per_game(a, reasons)
+    fb, meta_b = _per_game(b, reasons)
     bots_a = {k for k in meta_a if k.startswith("win_rate[")}
     bots_b = {k for k in meta_b if k.startswith("win_rate[")}
     keep = [k for k in meta_a if k in meta_b and (not k.startswith("win_rate[") or bots_a == bots_b)]

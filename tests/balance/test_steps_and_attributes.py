@@ -294,3 +294,21 @@ def test_compare_labels_lead_for_good_with_the_turn_unit(battle_run: Run, shared
     assert _row(battle, metric="lead_for_good")["unit"] == "battle"
     turn = metrics.compare_runs(shared_run, shared_run)
     assert _row(turn, metric="lead_for_good")["label"] == "Mean turn winner leads for good"
+
+
+def test_compare_runs_pairs_each_end_reason_and_each_extra_games_column(battle_run, battle_specs, tmp_path):
+    """Game 3 turned from a wipe-out into a mutual wipe-out: shares move by 1/4; battles per game stay 7/4."""
+    from tests.balance.conftest import build_battle_run
+
+    battle_specs[3] = {**battle_specs[3], "reason": 1, "winner": -1}  # EndReason.MUTUAL_WIPEOUT
+    other = build_battle_run(tmp_path / "other", battle_specs)
+    table = metrics.compare_runs(battle_run, other)
+    wipeout = _row(table, metric="end_reason[wipeout]")
+    assert (wipeout["value_a"], wipeout["value_b"], wipeout["delta"]) == (0.5, 0.25, 0.25)
+    assert wipeout["label"] == "Games ending by wipeout" and wipeout["unit"] == "rate"
+    mutual = _row(table, metric="end_reason[mutual_wipeout]")
+    assert (mutual["value_a"], mutual["value_b"], mutual["label"]) == (0.25, 0.5, "Games ending by mutual wipeout")
+    assert _row(table, metric="end_reason[battle_cap]")["delta"] == 0.0
+    battles = _row(table, metric="mean[battles]")
+    assert (battles["value_a"], battles["delta"], battles["label"]) == (1.75, 0.0, "Mean battles per game")
+    assert not table["metric"].str.contains("final_how").any()  # an enum column is not a mean
