@@ -305,7 +305,8 @@ def test_compare_runs_pairs_each_end_reason_and_each_extra_games_column(battle_r
     table = metrics.compare_runs(battle_run, other)
     wipeout = _row(table, metric="end_reason[wipeout]")
     assert (wipeout["value_a"], wipeout["value_b"], wipeout["delta"]) == (0.5, 0.25, 0.25)
-    assert wipeout["label"] == "Games ending by wipeout" and wipeout["unit"] == "rate"
+    assert wipeout["label"] == "Games ending by wipeout"
+    assert wipeout["unit"] == "rate"
     mutual = _row(table, metric="end_reason[mutual_wipeout]")
     assert (mutual["value_a"], mutual["value_b"], mutual["label"]) == (0.25, 0.5, "Games ending by mutual wipeout")
     assert _row(table, metric="end_reason[battle_cap]")["delta"] == 0.0
