@@ -46,6 +46,7 @@ from sims.blessings.state import (
     new_state,
 )
 from sims.core import rng
+from sims.core.driver import audit, logged_events, mark
 from sims.core.jit import kernel
 from sims.core.piles import pop_top, push, remove_at
 from sims.core.records import NEVER, NO_WINNER
@@ -671,25 +672,6 @@ def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.nda
 
 
 @kernel
-def audit(s, action: int, report: np.ndarray) -> bool:
-    """Count one decision in ``report``; return False (and count it) if ``action`` is not legal."""
-    report[0] += 1
-    for k in range(s.scratch.n_legal):
-        if s.scratch.legal[k] == action:
-            return True
-    report[2] += 1
-    return False
-
-
-@kernel
-def mark(seen: np.ndarray, zone: np.ndarray, n: int, p: int) -> int:
-    """Add 1 to ``seen[c]`` for each card ``c`` of ``zone[p, :n]`` in place; return ``n``."""
-    for k in range(n):
-        seen[zone[p, k]] += 1
-    return n
-
-
-@kernel
 def conserved(s, p: int) -> bool:
     """Return True if each card seat ``p`` owns is in exactly one of its deck, hand, discard or destroyed pile."""
     q = s.piles
@@ -796,10 +778,3 @@ def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.n
     state = prepare(cards, params, weights, 1)
     play_game(state[0], bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
     return logged_events(state)
-
-
-@kernel
-def logged_events(state: np.ndarray) -> np.ndarray:
-    """Return a copy of the events logged in ``state`` (STATE_DTYPE[1], kept alive by the caller)."""
-    s = state[0]
-    return s.scratch.log[: s.meta.log_n].copy()

@@ -11,16 +11,13 @@ import numpy as np
 from sims.blessings import kernel
 from sims.blessings.state import BattleEnd, EndReason, EventKind, Purpose
 from sims.core import CardPool
-
-
-def _name(names: tuple[str, ...], c: int) -> str:
-    return names[c] if 0 <= c < len(names) else "?"
+from sims.core.driver import card_name, replay_lines
 
 
 def _event_line(e: np.void, names: tuple[str, ...]) -> str | None:
     """Return the text of one event (without the turn prefix), or None if it is folded elsewhere."""
     k, seat, card, target, value, extra = (int(e[f]) for f in ("kind", "seat", "card", "target", "value", "extra"))
-    who, c, t = f"P{seat}", _name(names, card), _name(names, target)
+    who, c, t = f"P{seat}", card_name(names, card), card_name(names, target)
     texts = {
         EventKind.REVEAL: f"{who} reveals {c} (Attack {value})",
         EventKind.FIRST: f"{who} goes first in battle {value}",
@@ -57,7 +54,7 @@ def format_events(events: np.ndarray, names: tuple[str, ...]) -> list[str]:
     for e in events:
         kind, seat = int(e["kind"]), int(e["seat"])
         if kind == EventKind.OWNED:
-            owned[seat].append(_name(names, int(e["card"])))
+            owned[seat].append(card_name(names, int(e["card"])))
             continue
         if kind == EventKind.BATTLE:
             if int(e["value"]) == 1:
@@ -80,6 +77,4 @@ def replay(
     params, pool: CardPool, decks: np.ndarray, bots: np.ndarray, weights: np.ndarray, root_seed: int, game: int
 ) -> list[str]:
     """Re-play game ``game`` of a run exactly as ``play_games`` did and return its log lines."""
-    bot_ids, weights = np.asarray(bots, dtype=np.int64), np.asarray(weights, dtype=np.float64)
-    events = kernel.replay_game(params, pool.table, decks, bot_ids, weights, np.uint64(root_seed), int(game))
-    return format_events(events, pool.names)
+    return replay_lines(kernel.replay_game, format_events, params, pool, decks, bots, weights, root_seed, game)
