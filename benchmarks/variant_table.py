@@ -77,7 +77,11 @@ def main() -> None:
         for v in names:
             out = Path(args.reports) / f"{base_name}-vs-{v}"
             write_compare_report(runs[base_name], runs[v], out, label_a=base_name, label_b=v)
-    labels = tables[names[0]].select("metric", "label", "unit") if names else pl.DataFrame()
+    labels = (  # every metric any pair has (end reasons differ between variants), first-seen order
+        pl.concat([t.select("metric", "label", "unit") for t in tables.values()]).unique("metric", maintain_order=True)
+        if names
+        else pl.DataFrame()
+    )
     print(
         f"# {args.game}: {base_name} vs each variant, {args.n_games:,} paired games per side, seed {args.seed}, "
         f"bots {args.bots} ({time.perf_counter() - started:.0f} s)\n"
