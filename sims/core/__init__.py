@@ -17,7 +17,7 @@ from sims.core.cards import (
     row_lines,
 )
 from sims.core.jit import kernel
-from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, TABLES
+from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, SOLO_CORE_COLUMNS, TABLES, core_columns
 from sims.core.spec import GameSpec, ParamError, Variant
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "EVENT_DTYPE",
     "NEVER",
     "NO_WINNER",
+    "SOLO_CORE_COLUMNS",
     "TABLES",
     "TEXT",
     "CardDataError",
@@ -34,6 +35,7 @@ __all__ = [
     "ParamError",
     "Variant",
     "bool_column",
+    "core_columns",
     "enum_column",
     "flags_column",
     "int_column",

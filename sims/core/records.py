@@ -25,6 +25,22 @@ CORE_COLUMNS: dict[str, tuple[str, ...]] = {
     "turns": ("game", "turn", "seat"),
 }
 
+# A one-seat game (CardRPG: one character against the deck) has no winner, no turn order
+# and no deck list of its own: its outcome columns come from the game's own dtypes (the
+# rulings define them), and only the keys are shared.
+SOLO_CORE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": ("game", "seed", "end_reason", "turns"),
+    "seats": ("game", "seat"),
+    "cards": ("game", "seat", "card"),
+    "turns": ("game", "turn", "seat"),
+}
+
+
+def core_columns(seats: int) -> dict[str, tuple[str, ...]]:
+    """Return the core columns every table of a game with ``seats`` seats must carry."""
+    return CORE_COLUMNS if seats > 1 else SOLO_CORE_COLUMNS
+
+
 NO_WINNER = -1  # winner of a draw / timeout
 NEVER = -1  # turn sentinel: never drawn / never played
 
@@ -43,10 +59,11 @@ EVENT_DTYPE = np.dtype(
 )
 
 
-def check_core_columns(tables: dict[str, np.dtype]) -> None:
+def check_core_columns(tables: dict[str, np.dtype], seats: int = 2) -> None:
     """Raise ``ValueError`` if a game's record dtypes miss a core column."""
+    core = core_columns(seats)
     for table, dtype in tables.items():
-        missing = [c for c in CORE_COLUMNS.get(table, ()) if c not in (dtype.names or ())]
+        missing = [c for c in core.get(table, ()) if c not in (dtype.names or ())]
         if missing:
             raise ValueError(f"table {table!r} lacks core column(s) {missing}")
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sims.core.cards import CardPool
-from sims.core.records import TABLES, check_core_columns, empty_records
+from sims.core.records import TABLES, check_core_columns, core_columns, empty_records
 
 
 class ParamError(ValueError):
@@ -79,9 +79,14 @@ class GameSpec:
     turn_unit: str = "turn"  # what one row of the ``turns`` table is: "turn", or e.g. "battle"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def core_columns(self) -> dict[str, tuple[str, ...]]:
+        """Return the core columns of this game's tables (fewer for a one-seat game)."""
+        return core_columns(self.seats)
+
     def __post_init__(self) -> None:
         """Check the record dtypes carry the core columns."""
-        check_core_columns(dict(self.tables))
+        check_core_columns(dict(self.tables), self.seats)
 
     # -- parameters ---------------------------------------------------------------
     def make_params(self, variant: str | None = None, overrides: Mapping[str, Any] | None = None) -> Any:

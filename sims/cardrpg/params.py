@@ -1,0 +1,31 @@
+"""Every number a designer can tune in CardRPG Advanced. Defaults = the ``advanced`` rules.
+
+Choice-valued fields hold enum codes (see ``state``); ``GameSpec.make_params`` accepts
+their lower-case names, e.g. ``monster_hp="preset"``. Rulings: R1-R22 of
+``../shared/rulings/cardrpg.md`` (summarised in RULES.md).
+"""
+
+from typing import NamedTuple
+
+
+class Params(NamedTuple):
+    """CardRPG Advanced rule parameters; all ints so one object serves Numba too."""
+
+    class_card: int = 0  # ClassCard: sweep (character g plays class g % 12) or one class, e.g. spade_king (R22)
+    n_sessions: int = 1  # sessions played by one character; > 1 is a campaign (R1)
+    death_ends_session: int = 0  # 1 = the first death ends the session (addendum adventure, one life) (R1)
+    hand_refill: int = 0  # HandRefill: per_battle | both_out_only (R4)
+    hp_reset: int = 0  # HpReset: per_battle | never (R5)
+    face_combo: int = 0  # FaceCombo: same_rank | any_face (R8)
+    random_attack_joker: int = 0  # RandomAttackJoker: instant_kill | no_damage (R9)
+    both_out: int = 0  # BothOut: continue | forfeit (R11)
+    theft_chance_pct: int = 100  # chance (percent) that an eligible thief steals on an attack (R12)
+    affinity_includes_aces: int = 0  # 1 = class suit affinity also turns Aces into the class suit (R14)
+    buyback_destination: int = 0  # BuybackDestination: hand | draw_pile_bottom (R15)
+    ace_diamond_buybacks: int = 1  # buy-backs the A-diamond pays per battle; -1 = unlimited (R15)
+    xp_overflow: int = 0  # XpOverflow: lost | carry (R17)
+    dice: int = 0  # Dice: d6 | cards (R20)
+    diceless_king_joker: int = 0  # DicelessKingJoker: redraw | special (K = 7, Joker = 0) (R20)
+    monster_hp: int = 0  # MonsterHp: rolled | preset (R21)
+    ace_powers: int = 15  # AcePower flags in play: spades|hearts|diamonds|clubs (counterfactuals)
+    max_battles: int = 500  # battles per session before it is cut off (battle_cap) (R1)
