@@ -9,7 +9,7 @@ import importlib
 
 from sims.core.spec import GameSpec
 
-GAMES: dict[str, str] = {"cardinger": "sims.cardinger", "blessings": "sims.blessings"}
+GAMES: dict[str, str] = {"cardinger": "sims.cardinger", "blessings": "sims.blessings", "cardrpg": "sims.cardrpg"}
 
 
 def available() -> tuple[str, ...]:

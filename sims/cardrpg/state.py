@@ -118,6 +118,15 @@ class AcePower(IntFlag):
     CLUBS = 8  # A-club: blitz, play several ranks as one attack
 
 
+# Ace power bits as plain ints: Numba types IntFlag members as opaque enums.
+A_SPADES, A_HEARTS, A_DIAMONDS, A_CLUBS = (
+    int(AcePower.SPADES),
+    int(AcePower.HEARTS),
+    int(AcePower.DIAMONDS),
+    int(AcePower.CLUBS),
+)
+
+
 # -- card data ----------------------------------------------------------------------------------------
 
 
@@ -306,3 +315,253 @@ TURN_DTYPE = np.dtype(
     ],
     align=True,
 )
+
+# -- in-game state (kernel author; see sims/cardinger/state.py for why one record) ------------------
+
+
+class Lane(IntEnum):
+    """RNG lanes of one character: one per concern, so paired runs stay paired (DESIGN.md)."""
+
+    SETUP = 0  # character creation dice (d6), the diceless creation deck
+    SHUFFLE = 1  # session shuffles, Joker reshuffles
+    DICE = 2  # monster HP and level-up dice
+    THEFT = 3  # theft chance
+    BOT = 4  # the bot's choices
+    SPARE = 5
+
+
+class Phase(IntEnum):
+    """Where the session stands. The first five wait for the bot; the rest run alone."""
+
+    PLAYER = 0  # the player's attack turn: Inventory cards, attacks, buy-backs, END (R8, R14, R15)
+    BETWEEN = 1  # after a battle: buy-backs, sell, reveal the top card to buy, quit or go on (R15, R16)
+    BUY = 2  # the revealed top card: buy it or let it be discarded (R15)
+    KING_KEEP = 3  # a King character died: keep the hand or discard it (R18)
+    PRE_STRIKE = 4  # a Jack monster is about to strike first: A-spade now or not (R14)
+    OVER = 5  # the session (and, when it is the last, the character's run) has ended
+    BATTLE_START = 6
+    MONSTER = 7  # the monster's attack turn (R10)
+    SESSION_END = 8
+
+
+class ActionKind(IntEnum):
+    """What an encoded action does (``action = kind << 12 | a << 6 | b``)."""
+
+    END = 0  # PLAYER: end the attack turn; BETWEEN: go on to the next battle
+    ATTACK = 1  # a = rank, b = how many cards of that rank (a combo, R8)
+    SPADE = 2  # a = Inventory index: bonus damage (R14)
+    CLUB = 3  # a = Inventory index: one more attack this turn (R14)
+    ACE_SPADE = 4  # a = Inventory index: instant kill (R14)
+    ACE_CLUB = 5  # a = Inventory index: blitz, the whole hand as one attack (R14)
+    BUYBACK = 6  # a = discard-pile index: buy it back for 1 gold or with the A-diamond (R15)
+    SELL = 7  # a = Inventory index: Diamond class sells a number card (R14)
+    REVEAL = 8  # BETWEEN: turn up the top card to consider buying it (R15)
+    BUY = 9  # BUY: pay and take the revealed card
+    PASS = 10  # BUY: decline (the card is discarded); KING_KEEP: discard the hand; PRE_STRIKE: no A-spade
+    QUIT = 11  # BETWEEN: end the session voluntarily (R16)
+    KEEP = 12  # KING_KEEP: keep the hand
+
+
+class EventKind(IntEnum):
+    """Replay-log events (``EVENT_DTYPE``); the fields each kind uses are in its comment."""
+
+    CHARACTER = 0  # card = class card, value = STR, extra = max HP
+    SESSION = 1  # value = session index, extra = level
+    DEAL = 2  # value = cards dealt, extra = draw pile left
+    MONSTER = 3  # card = monster, value = HP, extra = XP value
+    PLAYER_ATTACK = 4  # card = first card of the combo, value = damage, extra = monster HP left
+    RANDOM_TURN = 5  # card = turned-up card, value = multiplier
+    SPADE = 6  # card, value = damage, extra = monster HP left
+    CLUB = 7  # card
+    ACE = 8  # card = the Ace used
+    MONSTER_ATTACK = 9  # card = card ending the chain, value = damage, extra = HP left
+    JOKER_ATTACK = 10  # card = Joker
+    SAVED = 11  # card = Heart or A-heart, value = HP after
+    THEFT = 12  # card = stolen card (-1: top of the draw pile)
+    VICTORY = 13  # card = monster, value = XP gained, extra = XP total
+    INVENTORY = 14  # card = card entering, value = gold gained
+    LEVEL_UP = 15  # value = new level, extra = STR
+    DEATH = 16  # card = monster, value = 1 if the hand was kept
+    BUYBACK = 17  # card
+    BOUGHT = 18  # card, value = price
+    SOLD = 19  # card, value = gold
+    REVEALED = 20  # card = top card turned up to buy
+    BOTH_OUT = 21  # value = cards drawn
+    SESSION_END = 22  # value = EndReason, extra = kills
+    JOKER_SHUFFLE = 23  # value = cards put under the draw pile
+
+
+META_DTYPE = np.dtype(
+    [
+        ("game", np.int64),  # current session id (character * n_sessions + session)
+        ("character", np.int64),
+        ("seed", np.uint64),
+        ("session", np.int16),  # 0-based session index
+        ("n_cards", np.int16),
+        ("battle", np.int16),  # battles flipped this session
+        ("exchange", np.int16),  # exchanges in the current battle
+        ("phase", np.int8),
+        ("bot", np.int8),
+        ("end_reason", np.int8),
+        ("sick", np.int8),  # 1 = the next battle uses the summoning-sickness deal (R4)
+        ("kept_hand", np.int8),  # 1 = a King kept his hand at the last death (R18)
+        ("jack_first", np.int8),  # 1 = the monster strikes first this battle (E14)
+        ("attacks_left", np.int8),  # hand attacks left this player turn (1 + Clubs)
+        ("attacks_made", np.int8),  # hand attacks made this player turn
+        ("luck_used", np.int8),  # A-diamond buy-backs this battle
+        ("revealed", np.int16),  # card turned up to buy (BUY phase)
+        ("log_on", np.int8),
+        ("log_n", np.int32),
+    ],
+    align=True,
+)
+
+HERO_DTYPE = np.dtype(
+    [
+        ("class_card", np.int8),  # ClassCard
+        ("class_id", np.int16),  # the class card's id (out of the deck)
+        ("rank", np.int8),  # 11 / 12 / 13
+        ("suit", np.int8),  # Suit
+        ("level", np.int16),
+        ("str", np.int16),
+        ("hp_max", np.int16),
+        ("hp", np.int16),
+        ("xp", np.int16),
+        ("gold", np.int32),
+    ],
+    align=True,
+)
+
+MONSTER_DTYPE = np.dtype(
+    [
+        ("card", np.int16),  # NO_CARD between battles
+        ("kind", np.int8),  # MonsterKind
+        ("hp", np.int16),
+        ("hp_start", np.int16),
+        ("xp", np.int16),  # XP for killing it
+    ],
+    align=True,
+)
+
+PILES_DTYPE = np.dtype(
+    [
+        ("draw", np.int16, (RING,)),  # ring buffer: bottom at draw_lo, top at draw_lo + draw_n - 1
+        ("draw_lo", np.int16),
+        ("draw_n", np.int16),
+        ("hand", np.int16, (MAX_CARDS,)),
+        ("hand_n", np.int16),
+        ("inv", np.int16, (MAX_CARDS,)),  # Inventory, in the order cards entered
+        ("inv_n", np.int16),
+        ("discard", np.int16, (MAX_CARDS,)),  # newest last
+        ("discard_n", np.int16),
+        ("bone", np.int16, (MAX_CARDS,)),  # bone pile
+        ("bone_up", np.int8, (MAX_CARDS,)),  # 1 = face up (a kill), 0 = face down (a death)
+        ("bone_n", np.int16),
+        ("bonus", np.int16, (2,)),  # cards hidden under the monster
+        ("bonus_n", np.int16),
+        ("mpile", np.int16, (MAX_CARDS,)),  # monster attack pile, top = last
+        ("mpile_n", np.int16),
+        ("play", np.int16, (MAX_CARDS,)),  # attack cards in play (both sides)
+        ("play_n", np.int16),
+        ("work", np.int16, (MAX_CARDS,)),  # scratch for shuffles
+    ],
+    align=True,
+)
+
+MAX_BATTLE_ROWS = 16384  # battle rows kept per character (n_sessions x max_battles must fit)
+
+TALLY_DTYPE = np.dtype(
+    [
+        ("game", GAME_DTYPE),  # the current session's games row
+        ("seat", SEAT_DTYPE),  # and its seats row
+        ("cards", CARD_RECORD_DTYPE, (MAX_CARDS,)),  # the current session's card rows, by card id
+        ("touched", np.int8, (MAX_CARDS,)),  # 1 = card has a row this session
+        ("games", GAME_DTYPE, (MAX_SESSIONS,)),  # the character's finished sessions
+        ("seats", SEAT_DTYPE, (MAX_SESSIONS,)),
+        ("n_sessions", np.int16),
+        ("card_rows", CARD_RECORD_DTYPE, (MAX_SESSIONS * MAX_CARDS,)),
+        ("n_card_rows", np.int32),
+        ("battles", TURN_DTYPE, (MAX_BATTLE_ROWS,)),  # every battle of the character, in order
+        ("n_battles", np.int32),
+        ("row", np.int32),  # index of the current battle's row
+    ],
+    align=True,
+)
+
+SCRATCH_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (N_LANES,)),
+        ("legal", np.int32, (MAX_ACTIONS,)),
+        ("n_legal", np.int32),
+        ("weights", np.float64, (N_WEIGHTS,)),
+        ("seen", np.int16, (MAX_CARDS,)),
+        ("count", np.int16, (16,)),  # cards per rank in hand (bots)
+        ("log", EVENT_DTYPE, (MAX_EVENTS,)),
+    ],
+    align=True,
+)
+
+PARAMS_DTYPE = np.dtype([(name, np.int32) for name in Params._fields], align=True)
+
+STATE_DTYPE = np.dtype(
+    [
+        ("params", PARAMS_DTYPE),
+        ("meta", META_DTYPE),
+        ("cards", CARD_DTYPE, (MAX_CARDS,)),
+        ("hero", HERO_DTYPE),
+        ("monster", MONSTER_DTYPE),
+        ("piles", PILES_DTYPE),
+        ("tally", TALLY_DTYPE),
+        ("scratch", SCRATCH_DTYPE),
+    ],
+    align=True,
+)
+STATE_DTYPE = np.dtype((np.record, STATE_DTYPE))
+
+
+@kernel
+def load_params(q, params: Params) -> None:
+    """Copy every field of ``params`` into the ``PARAMS_DTYPE`` record ``q`` in place."""
+    q.class_card, q.n_sessions, q.death_ends_session = params.class_card, params.n_sessions, params.death_ends_session
+    q.hand_refill, q.hp_reset, q.face_combo = params.hand_refill, params.hp_reset, params.face_combo
+    q.random_attack_joker, q.both_out = params.random_attack_joker, params.both_out
+    q.theft_chance_pct, q.affinity_includes_aces = params.theft_chance_pct, params.affinity_includes_aces
+    q.buyback_destination, q.ace_diamond_buybacks = params.buyback_destination, params.ace_diamond_buybacks
+    q.xp_overflow, q.dice, q.diceless_king_joker = params.xp_overflow, params.dice, params.diceless_king_joker
+    q.monster_hp, q.ace_powers, q.max_battles = params.monster_hp, params.ace_powers, params.max_battles
+
+
+@kernel
+def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
+    """Return a zeroed ``STATE_DTYPE[1]`` holding ``params`` and a copy of ``cards``."""
+    state = np.zeros(1, STATE_DTYPE)
+    s = state[0]
+    load_params(s.params, params)
+    s.meta.n_cards = cards.shape[0]
+    for c in range(cards.shape[0]):
+        s.cards[c] = cards[c]
+    return state
+
+
+@kernel
+def encode(kind: int, a: int, b: int) -> int:
+    """Return the action ``kind`` with arguments ``a`` (rank or index) and ``b`` (count)."""
+    return (kind << 12) | (a << 6) | b
+
+
+@kernel
+def action_kind(action: int) -> int:
+    """Return the ActionKind of an encoded action."""
+    return action >> 12
+
+
+@kernel
+def action_a(action: int) -> int:
+    """Return the first argument of an encoded action."""
+    return (action >> 6) & 63
+
+
+@kernel
+def action_b(action: int) -> int:
+    """Return the second argument of an encoded action."""
+    return action & 63

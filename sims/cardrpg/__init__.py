@@ -1,0 +1,81 @@
+"""CardRPG Advanced: one character against the deck; sessions of battles, levels, Inventory (see RULES.md)."""
+
+from pathlib import Path
+
+from sims.cardrpg import kernel, state
+from sims.cardrpg.bots import DEFAULTS, Bot
+from sims.cardrpg.log import replay
+from sims.cardrpg.params import Params
+from sims.cardrpg.pool import load_pool, prepare_pool
+from sims.core import GameSpec, Variant
+
+ADVANCED = "the rulebook's Advanced rules, first session of a fresh character (R1-R22)"
+VARIANTS = {  # rulings file, "Variants"; the no_ace_* variants switch one Ace power off (its value)
+    "advanced": Variant({}, note=ADVANCED),
+    "modern": Variant({}, note="alias of advanced (the project's default variant name)"),
+    "campaign": Variant({"n_sessions": 10}, note="R1: one character through 10 sessions"),
+    "adventure": Variant({"death_ends_session": True}, note="addendum: one life, the first death ends it"),
+    "diceless": Variant({"dice": "cards"}, note="addendum R20: dice from cards, K/Joker drawn again"),
+    "diceless_special": Variant({"dice": "cards", "diceless_king_joker": "special"}, note="R20: K = 7, Joker = 0"),
+    "preset_hp": Variant({"monster_hp": "preset"}, note="addendum R21: monster HP dice fixed at 2/4/6"),
+    "no_ace_spades": Variant({"ace_powers": "hearts,diamonds,clubs"}, note="counterfactual: A-spade has no power"),
+    "no_ace_hearts": Variant({"ace_powers": "spades,diamonds,clubs"}, note="counterfactual: A-heart has no power"),
+    "no_ace_diamonds": Variant({"ace_powers": "spades,hearts,clubs"}, note="counterfactual: A-diamond has no power"),
+    "no_ace_clubs": Variant({"ace_powers": "spades,hearts,diamonds"}, note="counterfactual: A-club has no power"),
+    "classic": Variant(
+        {},
+        note="the original CardRPG is known only in outline (split decks, no Inventory); not simulated",
+        runnable=False,
+    ),
+}
+
+GAME = GameSpec(
+    name="cardrpg",
+    rules_version="1",
+    seats=1,
+    summary="Solitaire RPG: one character (a J/Q/K class) fights monsters dealt from the deck, levels up, dies",
+    cards_path=Path(__file__).with_name("deck.csv"),
+    load_pool=load_pool,
+    params=Params(),
+    choices={
+        "class_card": state.ClassCard,
+        "hand_refill": state.HandRefill,
+        "hp_reset": state.HpReset,
+        "face_combo": state.FaceCombo,
+        "random_attack_joker": state.RandomAttackJoker,
+        "both_out": state.BothOut,
+        "buyback_destination": state.BuybackDestination,
+        "xp_overflow": state.XpOverflow,
+        "dice": state.Dice,
+        "diceless_king_joker": state.DicelessKingJoker,
+        "monster_hp": state.MonsterHp,
+        "ace_powers": state.AcePower,
+    },
+    variants=VARIANTS,
+    bots=tuple(b.name.lower() for b in Bot),
+    bot_params=DEFAULTS,
+    tables={
+        "games": state.GAME_DTYPE,
+        "seats": state.SEAT_DTYPE,
+        "cards": state.CARD_RECORD_DTYPE,
+        "turns": state.TURN_DTYPE,
+    },
+    enums={
+        "games": {"end_reason": state.EndReason, "class_card": state.ClassCard},
+        "seats": {"class_card": state.ClassCard},
+        "turns": {"monster_kind": state.MonsterKind, "outcome": state.Outcome},
+        "card_dim": {"suit": state.Suit, "kind": state.Kind},
+    },
+    rows_per_game={
+        "games": lambda p: p.n_sessions,
+        "seats": lambda p: p.n_sessions,
+        "cards": lambda p: 8 * p.n_sessions,
+        "turns": lambda p: 16 * p.n_sessions,
+    },
+    play_games=kernel.play_games,
+    prepare_pool=prepare_pool,
+    replay=replay,
+    check_games=kernel.check_games,
+    default_variant="advanced",
+    turn_unit="battle",
+)
