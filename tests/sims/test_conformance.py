@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import sims
-from sims.core import CORE_COLUMNS, NO_WINNER, TABLES
+from sims.core import NO_WINNER, TABLES
 
 GAMES = sims.available()
 
@@ -59,16 +59,21 @@ def test_records_match_the_declared_schema_and_bounds(name):
     out = game.play_chunk(params, pool, decks, bot_ids, weights, 4, 0, 300)
     for table in TABLES:
         assert out[table].dtype == game.tables[table]
-        assert set(CORE_COLUMNS[table]) <= set(out[table].dtype.names)
+        assert set(game.core_columns[table]) <= set(out[table].dtype.names)
     games = out["games"]
-    assert games["game"].tolist() == list(range(300))
+    per_game = int(game.rows_per_game["games"](params))  # games rows one simulated game writes (CardRPG: sessions)
+    assert games["game"].tolist() == list(range(300 * per_game))
+    assert (games["turns"] >= 0).all()
+    assert len(out["seats"]) == 300 * per_game * game.seats
+    if "winner" not in games.dtype.names:  # a one-seat game: no winner, no scores (SOLO_CORE_COLUMNS)
+        assert game.seats == 1
+        return
     assert set(np.unique(games["winner"])) <= {NO_WINNER, *range(game.seats)}
     assert (games["turns"] >= 1).all()
     if hasattr(params, "max_turns"):
         assert (games["turns"] <= params.max_turns).all()
         timeouts = games["winner"] == NO_WINNER
         assert (games["turns"][timeouts] == params.max_turns).all()
-    assert len(out["seats"]) == 300 * game.seats
     won = out["seats"]["won"].reshape(300, game.seats)
     assert (won.sum(axis=1) == (games["winner"] != NO_WINNER)).all()
     if hasattr(params, "target_score"):
@@ -120,4 +125,4 @@ def test_named_variants_resolve_and_play(name):
         bots = np.zeros(game.seats, dtype=np.int64)
         weights = np.stack([game.make_weights(game.bots[0])] * game.seats)
         out = game.play_chunk(params, pool, decks, bots, weights, 1, 0, 50)
-        assert len(out["games"]) == 50, variant
+        assert len(out["games"]) == 50 * int(game.rows_per_game["games"](params)), variant
