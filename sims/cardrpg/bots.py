@@ -238,7 +238,7 @@ def choose_greedy(s) -> int:
     if a >= 0 and (s.monster.kind == MonsterKind.JOKER or s.monster.kind == MonsterKind.FACE):
         return encode(ActionKind.ACE_SPADE, a, 0)
     k = first_inv(s, True)
-    if k >= 0:
+    if k >= 0 and m.attacks_left > 0:  # Spades go before a hand attack (R14)
         return encode(ActionKind.SPADE, k, 0)
     k = first_inv(s, False)
     if k >= 0 and q.hand_n > 0:
@@ -302,7 +302,7 @@ def choose_planner(s) -> int:
         if joker and spades > 0:
             return encode(ActionKind.SPADE, first_inv(s, True), 0)
         return best_combo(s)
-    if q.hand_n == 0 and spade_total(s) >= hp:
+    if q.hand_n == 0 and m.attacks_left > 0 and spade_total(s) >= hp:
         return encode(ActionKind.SPADE, first_inv(s, True), 0)
     return encode(ActionKind.END, 0, 0)
 

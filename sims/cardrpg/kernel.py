@@ -132,7 +132,13 @@ def put_bottom(s, c: int) -> None:
 
 @kernel
 def end_session(s, reason: int) -> None:
-    """Stop the session in place for ``reason`` (EndReason); the battle in progress is abandoned (R16)."""
+    """Stop the session in place for ``reason`` (EndReason); the battle in progress is abandoned (R16).
+
+    The first reason stands: a level-up roll that fails after a failed Inventory draw does
+    not change why the session ended.
+    """
+    if s.meta.phase == Phase.SESSION_END:
+        return
     s.meta.end_reason = reason
     s.meta.phase = Phase.SESSION_END
 
@@ -1138,7 +1144,7 @@ def legal_actions(s, out: np.ndarray) -> int:
         return n
     for k in range(q.inv_n):
         c = q.inv[k]
-        if acts_as(s, c, Suit.SPADE):
+        if acts_as(s, c, Suit.SPADE) and m.attacks_left > 0:  # R14: before a hand attack
             out[n] = encode(ActionKind.SPADE, k, 0)
             n += 1
         if acts_as(s, c, Suit.CLUB):
@@ -1228,8 +1234,6 @@ def apply_action(s, a: int) -> None:
         ace_spade(s, x)
     elif kind == ActionKind.ACE_CLUB:
         ace_club(s, x)
-    if m.phase == Phase.PLAYER and m.attacks_left == 0 and not has_inventory_play(s) and not can_buyback(s):
-        m.phase = Phase.MONSTER  # nothing left to decide this turn
     advance(s)
 
 
