@@ -25,7 +25,11 @@ def _event_line(e: np.void, names: tuple[str, ...]) -> str | None:
         EventKind.SPADE: f"  Spade {c}: {value} damage (monster HP {extra})",
         EventKind.CLUB: f"  Club {c}: one more attack",
         EventKind.ACE: f"  uses {c}",
-        EventKind.MONSTER_ATTACK: f"  monster hits for {value} with {c} (HP {extra})",
+        EventKind.MONSTER_ATTACK: (
+            f"  monster hits for {value} with {c} (HP {extra})"
+            if card >= 0
+            else f"  monster's critical chain runs out of cards: 0 damage (HP {extra})"
+        ),
         EventKind.JOKER_ATTACK: "  monster turns up a JOKER",
         EventKind.SAVED: f"  saved: HP {value}",
         EventKind.THEFT: f"  theft: {c}" + (" (top of the draw pile)" if value < 0 else ""),
