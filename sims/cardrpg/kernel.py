@@ -903,7 +903,7 @@ def both_out(s) -> None:
     q = s.piles
     if s.params.both_out == BothOut.FORFEIT:
         death(s)
-        s.tally.battles[s.tally.row].outcome = Outcome.FORFEIT
+        s.tally.battles[s.tally.row].outcome = Outcome.FORFEIT  # read by after_death (a King decides later)
         if s.params.death_ends_session and m.phase == Phase.SESSION_END:
             m.end_reason = EndReason.FORFEIT_ONE_LIFE
         return
@@ -1093,7 +1093,8 @@ def after_death(s, keep: bool) -> None:
     m.sick = 1
     s.hero.hp = s.hero.hp_max
     if s.params.death_ends_session:
-        end_session(s, EndReason.DEATH_ONE_LIFE)
+        forfeit = s.tally.battles[s.tally.row].outcome == Outcome.FORFEIT
+        end_session(s, EndReason.FORFEIT_ONE_LIFE if forfeit else EndReason.DEATH_ONE_LIFE)
     else:
         m.phase = Phase.BETWEEN
 
