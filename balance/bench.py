@@ -30,25 +30,28 @@ def bench_game(
 
     spec = sims.load(game)
     echo(f"# {game} (rules_version {spec.rules_version}): games/s on one core, {games_per_pairing:,} games each")
-    echo(f"{'seat 0':>8} {'seat 1':>8} {'all tables':>12} {'games+seats':>12}")
-    for a, b in itertools.product(spec.bots, repeat=2):
-        run_spec = RunSpec(game=game, bots=(a, b), seed=12345)
+    seats = "".join(f"{f'seat {p}':>10}" for p in range(spec.seats))
+    echo(f"{seats} {'all tables':>12} {'games+seats':>12}")
+    for lineup in itertools.product(spec.bots, repeat=spec.seats):  # every pairing; a one-seat game: every bot
+        run_spec = RunSpec(game=game, bots=lineup, seed=12345)
         full = games_per_second(run_spec, games_per_pairing, ("games", "seats", "cards", "turns"))
         lean = games_per_second(run_spec, games_per_pairing, ("games", "seats"))
-        echo(f"{a:>8} {b:>8} {full:>12,.0f} {lean:>12,.0f}")
+        echo("".join(f"{b:>10}" for b in lineup) + f" {full:>12,.0f} {lean:>12,.0f}")
     if end_to_end:
         end_to_end_seconds(game, end_to_end, workers, echo)
 
 
 def end_to_end_seconds(game: str, n_games: int, workers: int, echo: Callable[[str], Any] = print) -> dict[str, float]:
-    """Run ``n_games`` greedy-vs-greedy games with every table, then the report; print seconds."""
+    """Run ``n_games`` games of greedy bots in every seat with every table, then the report; print seconds."""
+    import sims
     from balance.io import load_run
     from balance.report import write_report
     from balance.run import run
 
+    bots = ("greedy",) * sims.load(game).seats
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        path = run(RunSpec(game=game, n_games=n_games, seed=1, workers=workers, out=tmp, name="bench"))
+        path = run(RunSpec(game=game, n_games=n_games, seed=1, bots=bots, workers=workers, out=tmp, name="bench"))
         ran = time.perf_counter()
         write_report(load_run(path), Path(tmp) / "report")
         done = time.perf_counter()
