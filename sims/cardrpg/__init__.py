@@ -23,9 +23,16 @@ VARIANTS = {  # rulings file, "Variants"; the no_ace_* variants switch one Ace p
     "no_ace_diamonds": Variant({"ace_powers": "spades,hearts,clubs"}, note="counterfactual: A-diamond has no power"),
     "no_ace_clubs": Variant({"ace_powers": "spades,hearts,diamonds"}, note="counterfactual: A-club has no power"),
     "classic": Variant(
-        {},
-        note="the original CardRPG is known only in outline (split decks, no Inventory); not simulated",
-        runnable=False,
+        {
+            "jokers": False,
+            "class_ranks": "jqka",
+            "stat_roll": "d6_reroll_low",
+            "class_powers": False,
+            "inventory": False,
+            "theft_chance_pct": 0,
+        },
+        note="LABELLED APPROXIMATION of the original CardRPG: 52 cards, J/Q/K/A classes, d6 stats with 1-2 "
+        "rerolled, no class powers, no Inventory, no theft; Advanced combat; split decks NOT simulated",
     ),
 }
 
@@ -39,6 +46,8 @@ GAME = GameSpec(
     params=Params(),
     choices={
         "class_card": state.ClassCard,
+        "class_ranks": state.ClassRanks,
+        "stat_roll": state.StatRoll,
         "hand_refill": state.HandRefill,
         "hp_reset": state.HpReset,
         "face_combo": state.FaceCombo,

@@ -40,6 +40,7 @@ from sims.cardrpg.state import (
     BothOut,
     BuybackDestination,
     ClassCard,
+    ClassRanks,
     Dice,
     DicelessKingJoker,
     EndReason,
@@ -54,6 +55,7 @@ from sims.cardrpg.state import (
     Outcome,
     Phase,
     RandomAttackJoker,
+    StatRoll,
     Suit,
     XpOverflow,
     action_a,
@@ -192,19 +194,29 @@ def roll(s, lane: int) -> int:
 def class_of(s, character: int) -> int:
     """Return the ClassCard of ``character``: the parameter, or ``character % 12`` under SWEEP (R22)."""
     if s.params.class_card == ClassCard.SWEEP:
-        return 1 + character % 12
+        return 1 + character % (16 if s.params.class_ranks == ClassRanks.JQKA else 12)
     return s.params.class_card
 
 
 @kernel
 def class_card_id(s, class_card: int) -> int:
-    """Return the card id of ``class_card`` in the deck (suit-major, J Q K)."""
+    """Return the card id of ``class_card`` in the deck (suit-major J Q K, then the four Aces)."""
     k = class_card - 1
-    suit, rank = k // 3, JACK + k % 3
+    suit, rank = (k // 3, JACK + k % 3) if k < 12 else (k - 12, ACE)
     for c in range(s.meta.n_cards):
         if s.cards[c].suit == suit and s.cards[c].rank == rank:
             return c
     return NO_CARD
+
+
+@kernel
+def roll_above(s, low: int) -> int:
+    """Return a die on the SETUP lane rolled again while it shows ``low`` or less; -1 if a card die fails."""
+    for _ in range(1000):
+        d = roll(s, Lane.SETUP)
+        if d < 0 or d > low:
+            return d
+    return -1
 
 
 @kernel
@@ -217,12 +229,19 @@ def create_character(s, character: int) -> bool:
     h.level, h.xp, h.gold = 1, 0, 0
     if s.params.dice == Dice.CARDS:  # R20: creation rolls come from a shuffled deck before the session
         lay_out_deck(s, Lane.SETUP)
-    a = roll(s, Lane.SETUP)
-    b = roll(s, Lane.SETUP)
-    if a < 0 or b < 0:
-        return False
-    h.str = (a + 1) // 2 + 2
-    h.hp_max = b + 2
+    if s.params.stat_roll == StatRoll.D6_REROLL_LOW:  # classic: each a d6, 1s and 2s rolled again
+        a = roll_above(s, 2)
+        b = roll_above(s, 2)
+        if a < 0 or b < 0:
+            return False
+        h.str, h.hp_max = a, b
+    else:
+        a = roll(s, Lane.SETUP)
+        b = roll(s, Lane.SETUP)
+        if a < 0 or b < 0:
+            return False
+        h.str = (a + 1) // 2 + 2  # E2
+        h.hp_max = b + 2  # E3
     h.hp = h.hp_max
     log_event(s, EventKind.CHARACTER, h.class_id, h.str, h.hp_max)
     return True
@@ -485,10 +504,11 @@ def has_inventory_play(s) -> bool:
 def acts_as(s, c: int, suit: int) -> bool:
     """Return True if Inventory card ``c`` may be played as a number card of ``suit`` (R14 affinity)."""
     card = s.cards[c]
+    affinity = s.params.class_powers and s.hero.suit == suit  # classic: no class abilities
     if card.kind == Kind.NUMBER:
-        return card.suit == suit or s.hero.suit == suit
+        return card.suit == suit or affinity
     if card.kind == Kind.ACE and s.params.affinity_includes_aces:
-        return s.hero.suit == suit  # the variant: an Ace may be played as a 1 of the class suit
+        return affinity  # the variant: an Ace may be played as a 1 of the class suit
     return False
 
 
@@ -848,7 +868,7 @@ def can_steal(s) -> bool:
         return mr in (QUEEN, KING)
     if cr == QUEEN:
         return mr == KING
-    return mr == QUEEN
+    return cr == KING and mr == QUEEN  # an Ace class (classic) has no thieves but Jokers
 
 
 @kernel
@@ -947,7 +967,12 @@ def victory(s) -> None:
     for k in range(q.bonus_n):  # bonus cards first (R13)
         enter_inventory(s, q.bonus[k])
     q.bonus_n = 0
-    draws = 2 if h.rank == JACK else 1
+    draws = 2 if h.rank == JACK and s.params.class_powers else 1
+    if not s.params.inventory:  # classic: nothing is taken; the bonus cards are discarded
+        for k in range(q.bonus_n):
+            discard(s, q.bonus[k])
+        q.bonus_n = 0
+        draws = 0
     for _ in range(draws):
         if not need(s, 1, EndReason.DRAW_FAILED_INVENTORY):
             break  # R16: the kill stands
@@ -1070,11 +1095,11 @@ def death(s) -> None:
         discard(s, c)
         card_row(s, c).times_lost += 1
     h.gold = 0
-    if h.rank != QUEEN:
+    if h.rank != QUEEN or not s.params.class_powers:
         h.xp = 0
     row.inventory_size, row.hp_end = q.inv_n, h.hp
     log_event(s, EventKind.DEATH, row.monster_card, 0, 0)
-    if h.rank == KING and q.hand_n > 0:
+    if h.rank == KING and q.hand_n > 0 and s.params.class_powers:
         m.phase = Phase.KING_KEEP
     else:
         after_death(s, False)
@@ -1130,7 +1155,7 @@ def legal_actions(s, out: np.ndarray) -> int:
         for i in range(q.discard_n):
             out[n] = encode(ActionKind.BUYBACK, i, 0)
             n += 1
-    if s.hero.suit == Suit.DIAMOND:
+    if s.hero.suit == Suit.DIAMOND and s.params.class_powers:
         for k in range(q.inv_n):
             if s.cards[q.inv[k]].kind == Kind.NUMBER:
                 out[n] = encode(ActionKind.SELL, k, 0)

@@ -40,7 +40,7 @@ def check_params(params: Params) -> None:
         "max_battles": (1, MAX_BATTLES),
         "theft_chance_pct": (0, 100),
         "ace_diamond_buybacks": (-1, 1000),
-        "class_card": (0, 12),
+        "class_card": (0, 16 if params.class_ranks else 12),
     }
     for key, (lo, hi) in limits.items():
         value = getattr(params, key)
@@ -50,16 +50,19 @@ def check_params(params: Params) -> None:
         raise ParamError(
             f"n_sessions x max_battles = {params.n_sessions * params.max_battles} exceeds {MAX_BATTLE_ROWS}"
         )
-    for key in ("death_ends_session", "affinity_includes_aces"):
+    for key in ("death_ends_session", "affinity_includes_aces", "jokers", "class_powers", "inventory"):
         if getattr(params, key) not in (0, 1):
             raise ParamError(f"parameter {key!r} must be true or false, got {getattr(params, key)}")
 
 
 def prepare_pool(pool: CardPool, params: Params) -> CardPool:
-    """Return ``pool`` unchanged after checking it holds the 12 class cards the rules need."""
+    """Return ``pool`` (without Jokers when ``jokers = 0``) after checking it holds every class card."""
     check_params(params)
-    faces = {(int(r["suit"]), int(r["rank"])) for r in pool.table if r["kind"] == Kind.FACE}
-    missing = [(s, r) for s in range(4) for r in (11, 12, 13) if (s, r) not in faces]
+    if not params.jokers:
+        pool = pool.subset(pool.table["kind"] != Kind.JOKER)
+    ranks = (11, 12, 13, 1) if params.class_ranks else (11, 12, 13)
+    have = {(int(r["suit"]), int(r["rank"])) for r in pool.table}
+    missing = [(s, r) for s in range(4) for r in ranks if (s, r) not in have]
     if missing:
         raise CardDataError(f"{pool.path or 'deck'}: the deck lacks class card(s) {missing} (suit, rank)")
     return pool

@@ -37,6 +37,24 @@ class ClassCard(IntEnum):
     CLUB_JACK = 10
     CLUB_QUEEN = 11
     CLUB_KING = 12
+    SPADE_ACE = 13  # Ace classes exist only with class_ranks = jqka (classic)
+    HEART_ACE = 14
+    DIAMOND_ACE = 15
+    CLUB_ACE = 16
+
+
+class ClassRanks(IntEnum):
+    """Which cards may be the class card (R22; classic: Aces too)."""
+
+    JQK = 0
+    JQKA = 1
+
+
+class StatRoll(IntEnum):
+    """How STR and HP are rolled (R2; classic: a d6 with 1s and 2s rerolled)."""
+
+    ADVANCED = 0
+    D6_REROLL_LOW = 1
 
 
 class HandRefill(IntEnum):
@@ -529,6 +547,8 @@ def load_params(q, params: Params) -> None:
     q.buyback_destination, q.ace_diamond_buybacks = params.buyback_destination, params.ace_diamond_buybacks
     q.xp_overflow, q.dice, q.diceless_king_joker = params.xp_overflow, params.dice, params.diceless_king_joker
     q.monster_hp, q.ace_powers, q.max_battles = params.monster_hp, params.ace_powers, params.max_battles
+    q.jokers, q.class_ranks, q.stat_roll = params.jokers, params.class_ranks, params.stat_roll
+    q.class_powers, q.inventory = params.class_powers, params.inventory
 
 
 @kernel
