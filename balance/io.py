@@ -79,6 +79,33 @@ class Run:
                 pass
         return "turn"
 
+    @property
+    def n_seats(self) -> int:
+        """Return how many seats a game of this run has (1 for a solitaire game such as CardRPG).
+
+        Read from the manifest (``seats``, recorded at run time); runs made before it was
+        recorded count the distinct seats of the ``seats`` table, and an empty table asks
+        the game's ``GameSpec`` when the game is still registered (else 2).
+        """
+        seats = self.manifest.get("seats")
+        if isinstance(seats, int) and not isinstance(seats, bool) and seats > 0:
+            return seats
+        counted = int(self.seats.select(pl.col("seat").n_unique()).collect().item())
+        if counted > 0:
+            return counted
+        game = self.manifest.get("game")
+        if game in sims.GAMES:
+            try:
+                return int(sims.load(game).seats)
+            except (ImportError, AttributeError):
+                pass
+        return 2
+
+    @property
+    def solitaire(self) -> bool:
+        """Return whether the game has one seat: no opponent, no winner, outcomes in ``games``."""
+        return self.n_seats == 1
+
 
 class RunError(ValueError):
     """A run directory is missing, incomplete or not a run."""

@@ -119,6 +119,7 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
         "variant": resolved.variant,
         "rules_version": game.rules_version,
         "turn_unit": game.turn_unit,
+        "seats": game.seats,
         "n_games": spec.n_games,
         "root_seed": spec.seed,
         "bots": list(spec.bots),
