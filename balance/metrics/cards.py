@@ -43,6 +43,23 @@ CARD_RATES: dict[str, str] = {
 }
 
 
+CARD_VALUE_COLUMNS = ("won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played")
+
+
+def has_card_values(cards: pl.LazyFrame | pl.DataFrame | None) -> bool:
+    """Return whether ``cards`` has the columns the win-rate metrics need (:data:`CARD_VALUE_COLUMNS`).
+
+    A one-seat game has no winner, so its cards table carries only keys and effect
+    counters: then only :func:`card_counters` (and the counters by attribute) apply.
+
+    Examples
+    --------
+    >>> has_card_values(pl.LazyFrame({"game": [0], "seat": [0], "card": [1], "damage": [3]}))
+    False
+    """
+    return cards is not None and all(c in columns(cards) for c in CARD_VALUE_COLUMNS)
+
+
 def _moment_aggs(x: pl.Expr, name: str, integer: bool) -> list[pl.Expr]:
     """Return count, sum and sum of squares of ``x`` (nulls ignored), exact for integers."""
     x = x.cast(pl.Int64 if integer else pl.Float64)
@@ -184,6 +201,28 @@ def card_tables(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> tu
     return _values(agg, card_dim), _counters(agg, names, card_dim)
 
 
+def _incidence(counts: pl.DataFrame, n_games: int, card_dim: pl.DataFrame | None) -> pl.DataFrame:
+    counts = counts.with_columns(pl.col("count").cast(pl.Int64), pl.lit(n_games, pl.Int64).alias("n"))
+    return join_card_dim(with_wilson(counts, "count", "n"), card_dim, all_columns=False)
+
+
+def card_incidence(cards: pl.LazyFrame, n_games: int, card_dim: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Return in how many of ``n_games`` games each card has a row: ``card, name, ..., count, n, rate, lo, hi``.
+
+    For a solitaire game whose ``cards`` table has (at most) one row per game and card,
+    for the cards that came into play (entered the Inventory), ``rate`` is the share of
+    games in which the card did (Wilson 95 %).
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 1, 1], "seat": [0, 0, 0], "card": [5, 5, 7]})
+    >>> card_incidence(cards, 4).select("name", "count", "n", "rate").rows()
+    [('card 5', 2, 4, 0.5), ('card 7', 1, 4, 0.25)]
+    """
+    counts = cards.lazy().group_by("card").agg(pl.len().alias("count")).sort("card").collect()
+    return _incidence(counts, n_games, card_dim)
+
+
 # -- card value by attribute ------------------------------------------------------------------
 
 NOT_ATTRIBUTES = ("card", "name", "source", "confidence")
@@ -228,7 +267,9 @@ def _by_attribute(
     agg: pl.DataFrame, counters: list[str], card_dim: pl.DataFrame, attributes: list[str], pairs: int | None
 ) -> pl.DataFrame:
     """Pool per-card aggregates (:func:`_aggregate`) over each attribute's values."""
-    mirror = pairs is not None and agg.height > 0 and bool((agg["gp_wr_n"] == pairs).all())
+    rates = "gp_wr_n" in agg.columns  # False for a cards table without results (a one-seat game)
+    count = "gp_wr_n" if rates else "n"
+    mirror = rates and pairs is not None and agg.height > 0 and bool((agg["gp_wr_n"] == pairs).all())
     dim = card_dim.with_columns(pl.col("card").cast(agg.schema["card"]))
     joined = agg.join(dim, on="card", how="left")
     moments = [f"{c}\0{k}" for c in counters for k in ("n", "s", "ss")]
@@ -238,9 +279,9 @@ def _by_attribute(
             joined.group_by(a)
             .agg(
                 pl.len().alias("cards"),
-                pl.col("gp_wr_n").sum().alias("n"),
-                pl.col("gp_wr_n").max().alias("n_eff"),
-                pl.col("gp_wr\0k").sum().alias("wins"),
+                pl.col(count).sum().alias("n"),
+                pl.col(count).max().alias("n_eff"),
+                (pl.col("gp_wr\0k").sum() if rates else pl.lit(None, pl.Int64)).alias("wins"),
                 *(pl.col(m).sum() for m in moments),
                 _value_order(joined, a).alias("\0order"),
             )
@@ -339,14 +380,22 @@ def card_summary(
     """Return :class:`CardTables` (values, counters, by attribute) from a single pass over ``cards``.
 
     What a report wants: the large cards table is read once, and the attribute figures
-    are pooled from the per-card sums (exact, no second scan).
+    are pooled from the per-card sums (exact, no second scan). A cards table without the
+    win columns (:func:`has_card_values`, a one-seat game) gives :func:`card_incidence`
+    as ``values`` (``n`` = the seats in ``seats``, i.e. games) and attribute rows without
+    win rates (``wins``, ``gp_wr`` null).
     """
     have = columns(cards)
     more = [c for c in ATTRIBUTE_COUNTERS if c in have]
-    agg, names = _aggregate(cards, values=True, counters=True, more=more)
+    values = has_card_values(cards)
+    agg, names = _aggregate(cards, values=values, counters=True, more=more)
     chosen = card_attributes(card_dim, max_values=max_values) if attributes is None else list(attributes)
     if card_dim is None or not chosen:
         by_attribute = _by_attribute(agg, [], pl.DataFrame({"card": agg["card"]}), [], None)
     else:
-        by_attribute = _by_attribute(agg, [*more, *names], card_dim, chosen, _pairs(cards, seats))
-    return CardTables(_values(agg, card_dim), _counters(agg, names, card_dim), by_attribute)
+        by_attribute = _by_attribute(agg, [*more, *names], card_dim, chosen, _pairs(cards, seats) if values else None)
+    if values:
+        value_table = _values(agg, card_dim)
+    else:
+        value_table = _incidence(agg.select("card", pl.col("n").alias("count")), _pairs(cards, seats), card_dim)
+    return CardTables(value_table, _counters(agg, names, card_dim), by_attribute)

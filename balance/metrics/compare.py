@@ -9,13 +9,16 @@ card metrics are joined by card name and compared as independent samples (Newcom
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
 from balance import stats
 from balance.io import Run
-from balance.metrics._common import columns, extra_counters, info_columns
-from balance.metrics.cards import card_values
+from balance.metrics._common import columns, info_columns
+from balance.metrics.cards import card_values, has_card_values
+from balance.metrics.games import descriptor_columns, group_columns, outcome_columns
 from balance.metrics.turns import TEMPO_COLUMNS, lead_per_game
 
 CARD_DELTAS = {"gp_wr": "GP WR", "gih_wr": "GIH WR", "iwd": "IWD", "played_wr": "Played WR"}
@@ -30,39 +33,45 @@ def end_reasons(*runs: Run) -> list[str]:
     return sorted(v for v in values if v is not None)
 
 
-def _per_game(run: Run, reasons: list[str] | None = None) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
+def _per_game(
+    run: Run, reasons: list[str] | None = None, skip: Sequence[str] = ()
+) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
     """Return one row per game of per-game metric values, and each value's label and unit.
 
     Besides the fixed headline metrics: the share of games ending for each of ``reasons``
-    (default: the run's own end reasons) and the mean of every extra numeric ``games``
-    column the game declares (e.g. battles per game), so a game's own outcome measures
-    are compared without special cases.
+    (default: the run's own end reasons) and the mean of every numeric outcome column of
+    ``games`` (:func:`~balance.metrics.games.outcome_columns`: battles per game, a
+    solitaire session's kills and level reached ...) except ``skip``, so a game's own
+    outcome measures are compared without special cases. The winner-based rates need
+    ``games.winner`` (and ``first_seat``), which a one-seat game does not have.
     """
     have = columns(run.games)
     scores = [c for c in TEMPO_COLUMNS if c in have]
     reasons = end_reasons(run) if reasons is None else reasons
-    extras = [c for c in extra_counters(run.games, "games") if c not in scores]
+    extras = [c for c in outcome_columns(run.games) if c not in scores and c not in skip]
     reason = pl.col("end_reason").cast(pl.String)
+    winner, first = pl.col("winner"), pl.col("first_seat")
+    rates = {
+        "seat_0_win_rate": (["winner"], winner == 0, "Seat 0 win rate"),
+        "first_seat_win_rate": (["winner", "first_seat"], winner == first, "First-seat win rate"),
+        "no_winner_rate": (["winner"], winner < 0, "Draw/timeout rate"),
+    }
+    rates = {k: v for k, v in rates.items() if all(c in have for c in v[0])}
+    unit = "turns" if run.turn_unit == "turn" else f"{run.turn_unit}s"
     frame = run.games.select(
         "game",
         "seed",
-        (pl.col("winner") == 0).cast(pl.Float64).alias("seat_0_win_rate"),
-        (pl.col("winner") == pl.col("first_seat")).cast(pl.Float64).alias("first_seat_win_rate"),
-        (pl.col("winner") < 0).cast(pl.Float64).alias("no_winner_rate"),
+        *(expr.cast(pl.Float64).alias(key) for key, (_, expr, _) in rates.items()),
         pl.col("turns").cast(pl.Float64).alias("game_length"),
         *((reason == r).cast(pl.Float64).alias(f"end_reason[{r}]") for r in reasons),
         *(pl.col(c).cast(pl.Float64).alias(f"mean[{c}]") for c in extras),
         *(pl.col(c).cast(pl.Float64).alias(f"final_{c}") for c in scores),
     ).collect()
-    meta = {
-        "seat_0_win_rate": ("Seat 0 win rate", "rate"),
-        "first_seat_win_rate": ("First-seat win rate", "rate"),
-        "no_winner_rate": ("Draw/timeout rate", "rate"),
-        "game_length": ("Mean game length", "turns"),
-    }
+    meta = {key: (label, "rate") for key, (_, _, label) in rates.items()}
+    meta["game_length"] = ("Mean game length", unit)
     meta.update({f"end_reason[{r}]": (f"Games ending by {r.replace('_', ' ')}", "rate") for r in reasons})
     meta.update({f"mean[{c}]": (f"Mean {c.replace('_', ' ')} per game", c.replace("_", " ")) for c in extras})
-    if "bot" in columns(run.seats):
+    if "bot" in columns(run.seats) and "won" in columns(run.seats):
         bots = run.seats.group_by("game", "bot").agg(pl.col("won").eq(1).cast(pl.Float64).mean()).collect()
         # a bot that fills every seat (a mirror match) always has win rate (1 - draws) / seats:
         # not a bot metric, so it is left out
@@ -112,11 +121,15 @@ def compare_runs(a: Run, b: Run) -> pl.DataFrame:
     ``hi`` bound delta (95 %, t on per-game differences); ``significant`` means the
     interval excludes 0 (no multiple-comparison correction). Rates are fractions (unit
     ``rate``). Per-bot win rates appear only when both runs have the same bots and at least
-    two different bots play.
+    two different bots play. Winner-based rows need ``games.winner``: for a one-seat game
+    the headline is the game length, the end-reason shares and the mean of each outcome
+    column, leaving out the columns fixed by a group (:func:`fixed_columns`: a class's
+    rank and suit are the same in every paired game).
     """
     reasons = end_reasons(a, b)
-    fa, meta_a = _per_game(a, reasons)
-    fb, meta_b = _per_game(b, reasons)
+    skip = [c for _, cols in fixed_columns(a, b).items() for c in cols]
+    fa, meta_a = _per_game(a, reasons, skip)
+    fb, meta_b = _per_game(b, reasons, skip)
     bots_a = {k for k in meta_a if k.startswith("win_rate[")}
     bots_b = {k for k in meta_b if k.startswith("win_rate[")}
     keep = [k for k in meta_a if k in meta_b and (not k.startswith("win_rate[") or bots_a == bots_b)]
@@ -133,6 +146,97 @@ def compare_runs(a: Run, b: Run) -> pl.DataFrame:
     return out.with_columns(((pl.col("lo") > 0) | (pl.col("hi") < 0)).fill_null(False).alias("significant"))
 
 
+def fixed_columns(a: Run, b: Run) -> dict[str, list[str]]:
+    """Return, per group column of ``a.games`` (:func:`group_columns`), the outcome columns it fixes in both runs.
+
+    A column is fixed by a group column when it is constant within each of its groups over
+    the games of both runs together (:func:`~balance.metrics.games.descriptor_columns`):
+    e.g. a solitaire class's rank and suit, or a starting level every session shares. Its
+    paired difference is 0 by construction, so comparisons leave it out.
+    """
+    out: dict[str, list[str]] = {}
+    for by in group_columns(a.games):
+        if by not in columns(b.games):
+            continue
+        candidates = [c for c in outcome_columns(a.games) if c in columns(b.games)]
+        both = pl.concat([r.games.select(by, *candidates) for r in (a, b)], how="vertical_relaxed")
+        fixed = descriptor_columns(both, by, candidates)
+        if fixed:
+            out[by] = fixed
+    return out
+
+
+def compare_groups(
+    a: Run, b: Run, *, by: Sequence[str] | None = None, metrics: Sequence[str] | None = None
+) -> pl.DataFrame:
+    """Return the paired differences of outcome columns within each group of games.
+
+    Long format ``column, group, metric, n, value_a, value_b, delta, sd, lo, hi, p_value,
+    significant``: games are paired by index (as :func:`compare_runs`), grouped by the
+    value of ``column`` in run A (``by``, default :func:`group_columns` of ``a.games``:
+    a solitaire character's class), and for each ``metric`` (default: the outcome columns
+    both runs share, less those the group fixes) ``delta`` is the mean of ``x_A − x_B``
+    over the group's ``n`` paired games with a t interval (95 %).
+
+    Examples
+    --------
+    A paired-difference table per class, from two runs ``a`` and ``b``::
+
+        compare_groups(a, b, by=["class_card"], metrics=["kills"])
+    """
+    groups = group_columns(a.games) if by is None else list(by)
+    schema = {"column": pl.String, "group": pl.String, "metric": pl.String, "n": pl.Int64}
+    schema |= {c: pl.Float64 for c in ("value_a", "value_b", "delta", "sd", "lo", "hi", "p_value")}
+    parts = []
+    fixed = fixed_columns(a, b) if metrics is None else {}
+    shared = [c for c in outcome_columns(a.games) if c in columns(b.games)] if metrics is None else list(metrics)
+    for column in groups:
+        names = [c for c in shared if c not in fixed.get(column, [])]
+        if not names:
+            continue
+        side_a = a.games.select("game", pl.col(column).cast(pl.String).alias("group"), *names)
+        side_b = b.games.select("game", *(pl.col(c).alias(f"{c}\0b") for c in names))
+        joined = side_a.join(side_b, on="game")
+        aggs = [pl.len().cast(pl.Int64).alias("n")]
+        for c in names:
+            x, y = pl.col(c).cast(pl.Float64), pl.col(f"{c}\0b").cast(pl.Float64)
+            aggs += [
+                x.mean().alias(f"{c}\0a"),
+                y.mean().alias(f"{c}\0mb"),
+                (x - y).mean().alias(f"{c}\0d"),
+                (x - y).std().alias(f"{c}\0sd"),
+            ]
+        wide = joined.group_by("group").agg(aggs).sort("group").collect()
+        for c in names:
+            parts.append(
+                wide.select(
+                    pl.lit(column).alias("column"),
+                    "group",
+                    pl.lit(c).alias("metric"),
+                    "n",
+                    pl.col(f"{c}\0a").alias("value_a"),
+                    pl.col(f"{c}\0mb").alias("value_b"),
+                    pl.col(f"{c}\0d").alias("delta"),
+                    pl.col(f"{c}\0sd").alias("sd"),
+                )
+            )
+    if not parts:
+        return pl.DataFrame(schema=schema).with_columns(pl.lit(False).alias("significant"))
+    out = pl.concat(parts)
+    d, sd, n = (out[c].fill_null(np.nan).to_numpy().astype(float) for c in ("delta", "sd", "n"))
+    _, lo, hi = stats.mean_ci_stats(d, sd, n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = stats.p_value(d, sd / np.sqrt(n), df=n - 1)
+    out = out.with_columns(
+        pl.Series("lo", lo, nan_to_null=True),
+        pl.Series("hi", hi, nan_to_null=True),
+        pl.Series("p_value", p, nan_to_null=True),
+    )
+    finite = pl.col("lo").is_finite() & pl.col("hi").is_finite()
+    significant = (finite & ((pl.col("lo") > 0) | (pl.col("hi") < 0))).fill_null(False)
+    return out.with_columns(significant.alias("significant"))
+
+
 def compare_cards(a: Run, b: Run) -> pl.DataFrame:
     """Return GP WR, GIH WR, IWD and played WR per card name in both runs, with deltas.
 
@@ -140,9 +244,10 @@ def compare_cards(a: Run, b: Run) -> pl.DataFrame:
     (for IWD the GIH counts), ``m_delta`` = A − B, ``m_delta_lo``/``m_delta_hi`` (95 %)
     and ``m_significant``. The deltas are **unpaired** (column ``delta_method``): the
     card samples of the two runs are treated as independent. Cards in only one pool get
-    nulls on the other side. Empty when either run has no cards table.
+    nulls on the other side. Empty when either run has no cards table or its cards
+    table has no win columns (:func:`~balance.metrics.cards.has_card_values`).
     """
-    if a.cards is None or b.cards is None:
+    if a.cards is None or b.cards is None or not (has_card_values(a.cards) and has_card_values(b.cards)):
         return pl.DataFrame(schema={"name": pl.String})
     va, vb = card_values(a.cards, a.card_dim), card_values(b.cards, b.card_dim)
     info = [c for c in info_columns(a.card_dim) if c in va.columns]

@@ -82,8 +82,9 @@ def outcomes(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> p
     """Return how games ended: ``*by, kind, value, count, n, rate, lo, hi``.
 
     Rows of kind ``result`` are ``decided`` and ``no winner`` (draw or timeout,
-    ``winner == -1``), both always present; rows of kind ``end_reason`` give each
-    ``end_reason`` value that occurs.
+    ``winner == -1``), both always present when the games table has ``winner`` (a
+    one-seat game has none); rows of kind ``end_reason`` give each ``end_reason`` value
+    that occurs.
 
     Examples
     --------
@@ -92,17 +93,23 @@ def outcomes(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> p
     [('result', 'decided', 3), ('result', 'no winner', 1), ('end_reason', 'score', 3), ('end_reason', 'timeout', 1)]
     """
     keys = as_list(by)
-    counts = [(pl.col("winner") >= 0).sum().alias("decided"), (pl.col("winner") < 0).sum().alias("no winner")]
-    result = games.group_by(keys).agg(counts) if keys else games.select(counts)
-    result = result.unpivot(["decided", "no winner"], index=keys, variable_name="value", value_name="count")
-    parts = [result.with_columns(pl.lit("result").alias("kind"))]
-    if "end_reason" in columns(games):
+    have = columns(games)
+    parts = []
+    if "winner" in have:  # a one-seat game has no winner: only its end reasons
+        counts = [(pl.col("winner") >= 0).sum().alias("decided"), (pl.col("winner") < 0).sum().alias("no winner")]
+        result = games.group_by(keys).agg(counts) if keys else games.select(counts)
+        result = result.unpivot(["decided", "no winner"], index=keys, variable_name="value", value_name="count")
+        parts.append(result.with_columns(pl.lit("result").alias("kind")))
+    if "end_reason" in have:
         reason = pl.col("end_reason").cast(pl.String).alias("value")
         parts.append(
             games.group_by([*keys, reason])
             .agg(pl.len().alias("count"))
             .with_columns(pl.lit("end_reason").alias("kind"))
         )
+    if not parts:
+        empty = {**{k: pl.String for k in keys}, "kind": pl.String, "value": pl.String, "count": pl.UInt32}
+        return with_wilson(pl.DataFrame(schema=empty).with_columns(pl.lit(0, pl.UInt32).alias("n")), "count", "n")
     out = pl.concat([p.select(*keys, "kind", "value", pl.col("count").cast(pl.UInt32)) for p in parts])
     n = pl.col("count").sum().over([*keys, "kind"]).alias("n")
     order = pl.col("kind").replace_strict({"result": 0, "end_reason": 1}, return_dtype=pl.Int8)
@@ -219,4 +226,74 @@ def game_counters(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None)
     >>> game_counters(games).select("counter", "n", "mean").rows()
     [('level', 2, 3.0)]
     """
-    return counter_means(games, extra_counters(games, "games"), as_list(by))
+    return counter_means(games, outcome_columns(games), as_list(by))
+
+
+def is_key(name: str) -> bool:
+    """Return whether a column names a key, not a measure: run keys, ``*_id`` and ``*_index`` columns.
+
+    Examples
+    --------
+    >>> [is_key(c) for c in ("character_id", "session_index", "kills", "seat")]
+    [True, True, False, True]
+    """
+    return name in KEYS or name.endswith(("_id", "_index"))
+
+
+def outcome_columns(games: pl.LazyFrame | pl.DataFrame) -> list[str]:
+    """Return the numeric ``games`` columns beyond the core ones that measure something, in file order.
+
+    Every extra numeric column except keys (:func:`is_key`: ``character_id``,
+    ``session_index`` ...): final scores of a duel, the session outcome of a solitaire
+    game (kills, deaths, level reached ...).
+
+    Examples
+    --------
+    >>> outcome_columns(pl.LazyFrame({"game": [0], "turns": [3], "character_id": [0], "kills": [2], "how": ["x"]}))
+    ['kills']
+    """
+    return [c for c in extra_counters(games, "games") if not is_key(c)]
+
+
+def group_columns(games: pl.LazyFrame | pl.DataFrame, *, max_values: int = 50) -> list[str]:
+    """Return the enum columns of ``games`` (:func:`enum_columns`) with 2 to ``max_values`` values.
+
+    The columns a run's games can be compared by (a solitaire character's class, a
+    duel's deck archetype ...); ``end_reason`` is an outcome, not a group, and is left out.
+
+    Examples
+    --------
+    >>> group_columns(pl.LazyFrame({"end_reason": ["a", "b"], "class_card": ["spade_king", "heart_jack"]}))
+    ['class_card']
+    """
+    names = enum_columns(games)
+    if not names:
+        return []
+    counts = games.lazy().select(pl.col(c).n_unique() for c in names).collect().row(0, named=True)
+    return [c for c in names if 2 <= counts[c] <= max_values]
+
+
+def descriptor_columns(
+    games: pl.LazyFrame | pl.DataFrame, by: str, candidates: Sequence[str] | None = None
+) -> list[str]:
+    """Return the ``candidates`` that are constant within every group of ``by`` (they describe the group).
+
+    ``candidates`` defaults to :func:`outcome_columns`. A class's rank and suit, or a
+    starting level every session shares, are facts about the group rather than outcomes.
+    Needs at least two rows per group on average, so that a small sample does not make a
+    varying column look fixed; otherwise returns ``[]``.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"cls": ["a", "a", "b", "b"], "rank": [11, 11, 12, 12], "kills": [1, 3, 2, 2]})
+    >>> descriptor_columns(games, "cls", ["rank", "kills"])
+    ['rank']
+    """
+    names = outcome_columns(games) if candidates is None else list(candidates)
+    if not names:
+        return []
+    per_group = games.lazy().group_by(by).agg(pl.len().alias("\0n"), *(pl.col(c).n_unique() for c in names))
+    counts = per_group.collect()
+    if counts.height == 0 or counts["\0n"].sum() < 2 * counts.height:
+        return []
+    return [c for c in names if counts[c].max() == 1]

@@ -23,6 +23,7 @@ import pytest
 from balance.io import Run, load_run, records_to_table, write_json, write_part
 from sims.blessings import state as bl
 from sims.cardinger.state import CARD_RECORD_DTYPE, GAME_DTYPE, SEAT_DTYPE, TURN_DTYPE, EndReason
+from sims.cardrpg import state as rpg
 
 BOTS = ("alpha", "beta")
 SCRIPT = "<script>alert(1)</script>"
@@ -281,3 +282,163 @@ def battle_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
 def battle_specs() -> list[dict[str, Any]]:
     """The per-game specification of ``battle_run`` (``BATTLES``), for tests that vary it."""
     return [dict(g) for g in BATTLES]
+
+
+# -- a one-seat (solitaire) game: CardRPG sessions, one turns row per battle ------------------
+# CardRPG record dtypes. Each session: class, end reason, level at the end and its battles as
+# (level at the start, monster kind, outcome); kills/deaths/jokers/battles follow from them.
+#   session  class         battles (level, kind, outcome)                            level_end  kills  deaths
+#   0        spade_king    (1 number won) (1 face won) (2 number died) (2 joker won)  3          3      1
+#   1        heart_jack    (1 number died) (1 number abandoned)                       1          0      1
+#   2        spade_king    (1 number won) (3 face won)                                3          2      0
+#   3        heart_jack    (1 joker died) (1 number won) (2 face died) (2 number forfeit) 2      1      2
+#   4        spade_king    (1 number won)                                             2          1      0
+#   5        heart_jack    (1 face won) (2 number won) (2 ace died)                   2          2      1
+# By class: spade_king kills 3, 2, 1 (mean 2, sd 1), level_end 3, 3, 2; heart_jack kills 0, 1, 2
+# (mean 1), deaths 1, 2, 1. Level reached: >= 2 5/6, >= 3 2/6. First battle at level >= L: L1 all
+# six at 1; L2 sessions 0, 2, 3, 5 at 3, 2, 3, 2 (mean 2.5); L3 session 2 at 2. 16 battles: won 9,
+# died 5, abandoned 1, forfeit 1; died by level 2/9, 3/6, 0/1; by kind number 2/9, face 1/4,
+# joker 1/2, ace 1/1. class_rank, class_suit, level_start (1) are fixed by the class; xp_end = 5 *
+# session varies.
+OC, MK = rpg.Outcome, rpg.MonsterKind
+SESSIONS: list[dict[str, Any]] = [
+    {"cls": rpg.ClassCard.SPADE_KING, "reason": rpg.EndReason.DRAW_FAILED_MONSTER, "level_end": 3,
+     "battles": [(1, MK.NUMBER, OC.WON), (1, MK.FACE, OC.WON), (2, MK.NUMBER, OC.DIED), (2, MK.JOKER, OC.WON)]},
+    {"cls": rpg.ClassCard.HEART_JACK, "reason": rpg.EndReason.DRAW_FAILED_HAND, "level_end": 1,
+     "battles": [(1, MK.NUMBER, OC.DIED), (1, MK.NUMBER, OC.ABANDONED)]},
+    {"cls": rpg.ClassCard.SPADE_KING, "reason": rpg.EndReason.DRAW_FAILED_ATTACK_PILE, "level_end": 3,
+     "battles": [(1, MK.NUMBER, OC.WON), (3, MK.FACE, OC.WON)]},
+    {"cls": rpg.ClassCard.HEART_JACK, "reason": rpg.EndReason.DRAW_FAILED_MONSTER, "level_end": 2,
+     "battles": [(1, MK.JOKER, OC.DIED), (1, MK.NUMBER, OC.WON), (2, MK.FACE, OC.DIED), (2, MK.NUMBER, OC.FORFEIT)]},
+    {"cls": rpg.ClassCard.SPADE_KING, "reason": rpg.EndReason.DRAW_FAILED_HAND, "level_end": 2,
+     "battles": [(1, MK.NUMBER, OC.WON)]},
+    {"cls": rpg.ClassCard.HEART_JACK, "reason": rpg.EndReason.DRAW_FAILED_MONSTER, "level_end": 2,
+     "battles": [(1, MK.FACE, OC.WON), (2, MK.NUMBER, OC.WON), (2, MK.ACE, OC.DIED)]},
+]  # fmt: skip
+# Inventory rows (session, card, counters): card 0 (spade:ace) in sessions 0 and 2 (share 2/6;
+# times_used 1, 0 -> 0.5; damage 7, 0 -> 3.5; kills 1, 0), card 1 (heart:5) in 0 and 3 (times_gained
+# 1, 2 -> 1.5; hp_restored 5, 8 -> 6.5), card 2 (club:king) in session 5 (extra_attacks 2).
+INVENTORY: list[tuple[int, int, dict[str, int]]] = [
+    (0, 0, {"times_gained": 1, "times_used": 1, "damage": 7, "kills": 1}),
+    (0, 1, {"times_gained": 1, "times_used": 1, "hp_restored": 5}),
+    (2, 0, {"times_gained": 1}),
+    (3, 1, {"times_gained": 2, "times_used": 2, "hp_restored": 8}),
+    (5, 2, {"times_gained": 1, "times_used": 1, "extra_attacks": 2}),
+]
+SOLO_CARD_DIM = pl.DataFrame(
+    {
+        "card": pl.Series([0, 1, 2], dtype=pl.Int16),
+        "name": ["spade:ace", "heart:5", "club:king"],
+        "suit": ["spade", "heart", "club"],
+        "rank": ["ace", "5", "king"],
+        "rank_code": pl.Series([1, 5, 13], dtype=pl.Int8),
+        "value": pl.Series([1, 5, 0], dtype=pl.Int8),
+        "kind": ["ace", "number", "face"],
+    }
+)
+SOLO_ENUMS = {
+    "games": {"end_reason": rpg.EndReason, "class_card": rpg.ClassCard},
+    "turns": {"monster_kind": rpg.MonsterKind, "outcome": rpg.Outcome},
+}
+
+
+def _solo_records(
+    sessions: Sequence[dict[str, Any]], inventory: Sequence[tuple[int, int, dict[str, int]]]
+) -> dict[str, np.ndarray]:
+    n = len(sessions)
+    g, s = np.zeros(n, rpg.GAME_DTYPE), np.zeros(n, rpg.SEAT_DTYPE)
+    t = np.zeros(sum(len(x["battles"]) for x in sessions), rpg.TURN_DTYPE)
+    row = 0
+    for i, spec in enumerate(sessions):
+        battles, cls = spec["battles"], int(spec["cls"])
+        outcomes = [o for _, _, o in battles]
+        rec = g[i]
+        rec["game"], rec["seed"], rec["end_reason"], rec["turns"] = i, 900 + i, spec["reason"], len(battles)
+        rec["character_id"], rec["session_index"], rec["class_card"] = i, 0, cls
+        rec["class_rank"], rec["class_suit"] = 11 + (cls - 1) % 3, (cls - 1) // 3
+        rec["level_start"], rec["level_end"], rec["xp_end"] = 1, spec["level_end"], 5 * i
+        rec["kills"], rec["deaths"] = spec.get("kills", outcomes.count(OC.WON)), outcomes.count(OC.DIED)
+        rec["jokers_killed"] = sum(k == MK.JOKER and o == OC.WON for _, k, o in battles)
+        rec["battles"], rec["battles_abandoned"] = len(battles), outcomes.count(OC.ABANDONED)
+        s[i]["game"], s[i]["seat"], s[i]["bot"], s[i]["class_card"] = i, 0, 0, cls
+        s[i]["damage_dealt"] = 10 * i
+        for b, (level, kind, outcome) in enumerate(battles, start=1):
+            r = t[row]
+            r["game"], r["turn"], r["seat"], r["level"] = i, b, 0, level
+            r["monster_kind"], r["outcome"], r["exchanges"] = kind, outcome, b
+            row += 1
+    c = np.zeros(len(inventory), rpg.CARD_RECORD_DTYPE)
+    for j, (game, card, counters) in enumerate(inventory):
+        c[j]["game"], c[j]["seat"], c[j]["card"] = game, 0, card
+        for key, value in counters.items():
+            c[j][key] = value
+    return {"games": g, "seats": s, "cards": c, "turns": t}
+
+
+def build_solo_run(
+    root: Path,
+    sessions: Sequence[dict[str, Any]] = SESSIONS,
+    inventory: Sequence[tuple[int, int, dict[str, int]]] = INVENTORY,
+    *,
+    seats_in_manifest: bool = True,
+    variant: str = "advanced",
+    tables: Sequence[str] = ("games", "seats", "cards", "turns"),
+) -> Run:
+    """Write ``sessions`` (one-seat games, battle-level turns) as a two-chunk run under ``root`` and open it.
+
+    A session's ``kills`` may be given to override the count of battles won.
+    """
+    root.mkdir(parents=True)
+    records = _solo_records(sessions, inventory)
+    cut = (len(sessions) + 1) // 2
+    for chunk, (lo, hi) in enumerate([(0, cut), (cut, len(sessions))]):
+        for table in tables:
+            rec = records[table]
+            part = rec[(rec["game"] >= lo) & (rec["game"] < hi)]
+            kwargs: dict[str, Any] = {"enums": SOLO_ENUMS.get(table)}
+            if table == "games":
+                kwargs["constants"] = {"run_id": root.name, "variant": variant, "chunk": chunk}
+            elif table == "seats":
+                kwargs["names"] = {"bot": ("greedy",)}
+            write_part(records_to_table(part, **kwargs), root / table, chunk)
+    SOLO_CARD_DIM.write_parquet(root / "cards.parquet")
+    manifest: dict[str, Any] = {"run_id": root.name, "game": "cardrpg", "variant": variant, "rules_version": "1"}
+    manifest |= {"turn_unit": "battle", "root_seed": 9, "n_games": len(sessions)}
+    manifest |= {"seats": 1} if seats_in_manifest else {}
+    manifest["chunks"] = [{"index": 0, "status": "done"}, {"index": 1, "status": "done"}]
+    write_json(root / "manifest.json", manifest)
+    return load_run(root)
+
+
+@pytest.fixture(scope="session")
+def solo_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The hand-countable one-seat run described by ``SESSIONS`` and ``INVENTORY``, written once per session."""
+    return build_solo_run(tmp_path_factory.mktemp("solo") / "solo")
+
+
+@pytest.fixture
+def solo_specs() -> list[dict[str, Any]]:
+    """The per-session specification of ``solo_run`` (``SESSIONS``), for tests that vary it."""
+    return [dict(s) for s in SESSIONS]
+
+
+@pytest.fixture
+def make_solo_run(tmp_path: Path) -> Callable[..., Run]:
+    """Return ``build_solo_run`` writing under a fresh temporary directory (``name`` picks the folder)."""
+
+    def make(name: str = "solo", *args: Any, **kwargs: Any) -> Run:
+        return build_solo_run(tmp_path / name, *args, **kwargs)
+
+    return make
+
+
+# Run B of a paired comparison with ``solo_run``: the same sessions, kills per session 2, 0, 2, 1,
+# 0, 1 (A has 3, 0, 2, 1, 1, 2: differences 1, 0, 0, 0, 1, 1; spade_king 1, 0, 1; heart_jack 0, 0, 1).
+KILLS_B = (2, 0, 2, 1, 0, 1)
+
+
+@pytest.fixture(scope="session")
+def solo_run_b(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """``solo_run`` with the kills of ``KILLS_B`` (variant ``no_ace_spades``), for paired comparisons."""
+    changed = [{**s, "kills": k} for s, k in zip(SESSIONS, KILLS_B, strict=True)]
+    return build_solo_run(tmp_path_factory.mktemp("solo-b") / "b", changed, variant="no_ace_spades")

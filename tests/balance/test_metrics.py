@@ -264,8 +264,17 @@ def test_card_values_are_row_order_invariant_and_bounded(rows: list[tuple[int, .
 STEP_METRICS = ("step_endings", "step_openers", "step_counters")
 
 
-def test_every_registered_metric_computes_on_a_run(small_run: Run, battle_run: Run) -> None:
+SOLITAIRE_METRICS = {"level_reached", "level_progression", "step_outcomes"}  # need level / outcome columns
+
+
+def test_every_registered_metric_computes_on_a_run(small_run: Run, battle_run: Run, solo_run: Run) -> None:
     for name in metrics.METRICS:
+        if name in SOLITAIRE_METRICS:
+            assert metrics.compute(name, solo_run).height > 0, name
+            for duel in (battle_run, small_run):
+                with pytest.raises(ValueError, match="this metric needs"):
+                    metrics.compute(name, duel)
+            continue
         out = metrics.compute(name, battle_run)  # battle rows, enum columns besides end_reason
         assert isinstance(out, pl.DataFrame)
         assert out.height > 0, name
