@@ -29,7 +29,7 @@ PALETTE: tuple[str, ...] = tuple(
     mpl.rc_params_from_file(STYLE, use_default_template=False)["axes.prop_cycle"].by_key()["color"]
 )
 GREY = "#8c8c8c"
-RATE_LABELS = {**CARD_RATES, "iwd": "IWD"}
+RATE_LABELS = {**CARD_RATES, "iwd": "IWD", "incidence": "Games with the card"}
 PERSPECTIVE_LABELS = {"first_minus_second": "first seat − second seat", "winner_minus_loser": "winner − loser"}
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -221,14 +221,28 @@ def _mean_marker(ax: Axes, summary: pl.DataFrame | None) -> None:
 
 
 @_styled
-def plot_game_length(df: pl.DataFrame, *, summary: pl.DataFrame | None = None, ax: Axes | None = None) -> Axes:
-    """Plot ``game_length`` as a histogram (stacked by end reason) with the mean and its 95 % CI."""
+def plot_game_length(
+    df: pl.DataFrame, *, summary: pl.DataFrame | None = None, unit: str = "turn", ax: Axes | None = None
+) -> Axes:
+    """Plot ``game_length`` as a histogram (stacked by end reason) with the mean and its 95 % CI.
+
+    ``unit`` names what the ``turns`` column counts: turns of both seats (default), or
+    e.g. ``battle`` when a one-seat game's length is its number of battles.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"turns": [3, 4], "count": [2, 1]})
+    >>> plot_game_length(df, unit="battle").get_xlabel()
+    'battles per game'
+    """
     ax = _axes(ax)
     _histogram(ax, df, "turns", "end_reason" if "end_reason" in df.columns else None)
     _mean_marker(ax, summary)
-    ax.set_xlabel("game length (turns, both seats counted)")
+    label = _text(unit)
+    ax.set_xlabel("game length (turns, both seats counted)" if unit == "turn" else f"{label}s per game")
     ax.set_ylabel("games")
-    ax.set_title(_summary_title("Game length", summary, "turns", "games"))
+    what = "Game length" if unit == "turn" else f"Game length in {label}s"
+    ax.set_title(_summary_title(what, summary, f"{label}s", "games"))
     return ax
 
 
@@ -280,7 +294,7 @@ def plot_card_values(
     """
     rows = df.filter(pl.col(metric).is_not_null()).sort(metric)
     ax = _axes(ax, rows.height)
-    ref = 0.0 if metric == "iwd" else None if metric == "play_rate" else 50.0
+    ref = 0.0 if metric == "iwd" else 50.0 if metric.endswith("_wr") else None
     if colour_by is None:
         colour_by = next((c for c in ("confidence", "source") if c in rows.columns), None)
     groups = rows[colour_by].cast(pl.String).fill_null("?").to_list() if colour_by else [""] * rows.height
@@ -401,13 +415,31 @@ def plot_steps_per_game(
 
 
 @_styled
-def plot_comparison(df: pl.DataFrame, *, label_a: str = "A", label_b: str = "B", ax: Axes | None = None) -> Axes:
+def plot_comparison(
+    df: pl.DataFrame, *, label_a: str = "A", label_b: str = "B", relative: bool = False, ax: Axes | None = None
+) -> Axes:
     """Plot ``compare_runs`` rows as a forest plot of paired differences A − B with 95 % CIs.
 
-    Rates are drawn in percentage points; pass rows of one unit per axes.
+    Rates are drawn in percentage points; pass rows of one unit per axes, or rows of
+    several units with ``relative=True``: each Δ and interval is then drawn as a percentage
+    of B's mean (rows where B's mean is 0 are left out).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"label": ["Mean kills", "Mean xp"], "unit": ["kills", "xp"], "n": [9, 9],
+    ...     "value_a": [2.0, 30.0], "value_b": [1.6, 30.0], "delta": [0.4, 0.0], "lo": [0.2, -3.0],
+    ...     "hi": [0.6, 3.0], "significant": [True, False]})
+    >>> ax = plot_comparison(df, relative=True)
+    >>> [round(float(x), 1) for x in ax.collections[-1].get_offsets()[:, 0]]
+    [25.0, 0.0]
     """
+    if relative:
+        df = df.filter(pl.col("value_b").is_not_null() & (pl.col("value_b") != 0))
     ax = _axes(ax, df.height)
-    scale = np.where(df["unit"].to_numpy() == "rate", 100.0, 1.0)
+    if relative:
+        scale = 100.0 / np.abs(df["value_b"].to_numpy().astype(float))
+    else:
+        scale = np.where(df["unit"].to_numpy() == "rate", 100.0, 1.0)
     colours = [PALETTE[1] if s else GREY for s in df["significant"].to_list()]
     _forest(
         ax,
@@ -419,8 +451,11 @@ def plot_comparison(df: pl.DataFrame, *, label_a: str = "A", label_b: str = "B",
         ref=0.0,
     )
     units = {"rate": "percentage points"}
-    kinds = sorted({units.get(u, u) for u in df["unit"].to_list()})
-    ax.set_xlabel(f"{_text(label_a)} − {_text(label_b)} ({', '.join(kinds)}; orange = significant)")
+    if relative:
+        ax.set_xlabel(f"{_text(label_a)} − {_text(label_b)} as % of {_text(label_b)} (orange = significant)")
+    else:
+        kinds = sorted({units.get(u, u) for u in df["unit"].to_list()})
+        ax.set_xlabel(f"{_text(label_a)} − {_text(label_b)} ({', '.join(kinds)}; orange = significant)")
     ax.set_title(f"Paired difference\nn = {_num(df['n'].max() or 0)} games, 95 % CI")
     return ax
 
@@ -442,5 +477,147 @@ def plot_card_deltas(
     ax.set_title(
         f"{label} change by card\n{rows.height} cards, "
         f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card and run, unpaired 95 % CI"
+    )
+    return ax
+
+
+@_styled
+def plot_group_means(df: pl.DataFrame, *, metric: str, by: str = "group", ax: Axes | None = None) -> Axes:
+    """Plot the mean of ``metric`` per group with 95 % intervals, sorted (``group_outcomes`` rows).
+
+    ``df`` has ``by, counter, n, mean, lo, hi``; rows of other counters are ignored.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"cls": ["a", "b"], "counter": ["kills", "kills"], "n": [10, 12],
+    ...     "mean": [2.0, 3.5], "lo": [1.5, 3.0], "hi": [2.5, 4.0]})
+    >>> [t.get_text() for t in plot_group_means(df, metric="kills", by="cls").get_yticklabels()]
+    ['b', 'a']
+    """
+    rows = df.filter((pl.col("counter") == metric) & pl.col("mean").is_not_null()).sort("mean", descending=True)
+    ax = _axes(ax, rows.height)
+    lo = rows["lo"].to_numpy().astype(float)
+    hi = rows["hi"].to_numpy().astype(float)
+    est = rows["mean"].to_numpy().astype(float)
+    lo, hi = np.where(np.isfinite(lo), lo, est), np.where(np.isfinite(hi), hi, est)
+    _forest(ax, rows[by].cast(pl.String).to_list(), est, lo, hi, [PALETTE[0]] * rows.height, ref=None)
+    name = _text(metric).replace("_", " ")
+    ax.set_xlabel(f"{name} (mean per game)")
+    n = rows["n"] if rows.height else pl.Series([0])
+    ax.set_title(
+        f"Mean {name} by {_text(by).replace('_', ' ')}\n"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per group, 95 % CI"
+    )
+    return ax
+
+
+@_styled
+def plot_level_progression(df: pl.DataFrame, *, unit: str = "battle", ax: Axes | None = None) -> Axes:
+    """Plot ``level_progression``: the first step at each level, mean with 95 % CI and 10–90 % band.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"level": [1, 2], "n": [10, 6], "mean": [1.0, 4.5], "lo": [1.0, 3.9], "hi": [1.0, 5.1],
+    ...     "p10": [1.0, 2.0], "p90": [1.0, 7.0]})
+    >>> plot_level_progression(df).get_xlabel()
+    'level'
+    """
+    ax = _axes(ax)
+    rows = df.filter(pl.col("n") > 0).sort("level")
+    x = rows["level"].to_numpy()
+    mean = rows["mean"].to_numpy().astype(float)
+    lo, hi = (np.where(np.isfinite(v), v, mean) for v in (rows[c].to_numpy().astype(float) for c in ("lo", "hi")))
+    ax.fill_between(x, rows["p10"].to_numpy(), rows["p90"].to_numpy(), color=PALETTE[0], alpha=0.15, linewidth=0)
+    ax.errorbar(x, mean, yerr=[mean - lo, hi - mean], color=PALETTE[0], marker="o", markersize=4, capsize=3)
+    for xi, yi, ni in zip(x, mean, rows["n"].to_list(), strict=True):
+        ax.annotate(f"n={_num(ni)}", (xi, yi), textcoords="offset points", xytext=(4, -11), fontsize=7, color=GREY)
+    label = _text(unit)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("level")
+    ax.set_ylabel(f"first {label} played at the level ({label} number)")
+    ax.set_title(
+        f"{label.capitalize()}s to reach each level\n"
+        f"games that reach the level; mean with 95 % CI, band: 10–90 % of games"
+    )
+    return ax
+
+
+@_styled
+def plot_step_outcomes(
+    df: pl.DataFrame, *, by: str, values: Sequence[str] | None = None, unit: str = "battle", ax: Axes | None = None
+) -> Axes:
+    """Plot ``step_outcomes(..., by=by)``: the share of steps ending each way per group, 95 % CIs.
+
+    ``values`` picks the outcome values drawn (default: all but the most common overall,
+    e.g. every way of losing a battle when most are won); each gets a colour.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"level": [1, 1, 2, 2], "outcome": ["died", "won", "died", "won"], "count": [1, 9, 3, 7],
+    ...     "n": [10] * 4, "rate": [0.1, 0.9, 0.3, 0.7], "lo": [0.02, 0.6, 0.1, 0.4], "hi": [0.4, 0.98, 0.6, 0.9]})
+    >>> [t.get_text() for t in plot_step_outcomes(df, by="level").get_yticklabels()]
+    ['level 1', 'level 2']
+    """
+    if values is None:
+        totals = df.group_by("outcome").agg(pl.col("count").sum()).sort("count", "outcome", descending=[True, False])
+        values = totals["outcome"].to_list()[1:] or totals["outcome"].to_list()
+    groups = df[by].unique(maintain_order=True).sort().to_list()
+    ax = _axes(ax, len(groups) * max(1, len(values)) // 2 + len(groups))
+    colours = palette(values)
+    y0 = np.arange(len(groups))[::-1].astype(float)
+    step = 0.7 / max(len(values), 1)
+    for i, v in enumerate(values):
+        part = df.filter(pl.col("outcome") == v)
+        rates = {r[by]: r for r in part.iter_rows(named=True)}
+        y = y0 + 0.35 - step * (i + 0.5)
+        est = np.array([rates[g]["rate"] if g in rates and rates[g]["rate"] is not None else np.nan for g in groups])
+        lo = np.array([rates[g]["lo"] if g in rates else np.nan for g in groups], dtype=float)
+        hi = np.array([rates[g]["hi"] if g in rates else np.nan for g in groups], dtype=float)
+        ax.hlines(y, lo * 100, hi * 100, colors=colours[v], linewidth=1.2)
+        ax.scatter(est * 100, y, s=20, color=colours[v], zorder=3, label=_text(v))
+    numeric = df.schema[by].is_numeric()
+    labels = [f"{_text(by).replace('_', ' ')} {g}" if numeric else _text(g) for g in groups]
+    ax.set_yticks(y0, labels)
+    _fit_labels(ax, labels)
+    ax.set_ylim(-0.7, len(groups) - 0.3)
+    ax.grid(axis="y", visible=False)
+    if values:
+        ax.legend(title="outcome", loc="best")
+    label = _text(unit)
+    n = df.group_by(by).agg(pl.col("n").first())["n"] if df.height else pl.Series([0])
+    ax.set_xlabel(f"share of {label}s (%)")
+    ax.set_title(
+        f"How {label}s end, by {_text(by).replace('_', ' ')}\n"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} {label}s per group, 95 % CI"
+    )
+    return ax
+
+
+@_styled
+def plot_group_deltas(
+    df: pl.DataFrame, *, metric: str, label_a: str = "A", label_b: str = "B", ax: Axes | None = None
+) -> Axes:
+    """Plot ``compare_groups`` rows of one metric: paired Δ = A − B per group with 95 % CIs, sorted.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"column": ["cls"] * 2, "group": ["a", "b"], "metric": ["kills"] * 2, "n": [50, 50],
+    ...     "delta": [0.5, -0.2], "lo": [0.1, -0.6], "hi": [0.9, 0.2], "significant": [True, False]})
+    >>> [t.get_text() for t in plot_group_deltas(df, metric="kills").get_yticklabels()]
+    ['a', 'b']
+    """
+    rows = df.filter((pl.col("metric") == metric) & pl.col("delta").is_not_null()).sort("delta", descending=True)
+    ax = _axes(ax, rows.height)
+    est = rows["delta"].to_numpy().astype(float)
+    lo, hi = (np.where(np.isfinite(v), v, est) for v in (rows[c].to_numpy().astype(float) for c in ("lo", "hi")))
+    colours = [PALETTE[1] if s else GREY for s in rows["significant"].to_list()]
+    _forest(ax, rows["group"].to_list(), est, lo, hi, colours, ref=0.0)
+    name = _text(metric).replace("_", " ")
+    column = _text(rows["column"][0]).replace("_", " ") if rows.height else "group"
+    ax.set_xlabel(f"{name} per game: {_text(label_a)} − {_text(label_b)} (orange = significant)")
+    n = rows["n"] if rows.height else pl.Series([0])
+    ax.set_title(
+        f"Paired difference in {name} by {column}\n"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} paired games per group, 95 % CI"
     )
     return ax

@@ -25,6 +25,8 @@ def cards_section(run: Run, out: Charts, tables: Pending) -> str:
             "cards", "Card values", note("This run did not record the cards table; card metrics are skipped.")
         )
     values, counters = tables.result()[:2]
+    if "gp_wr" not in values.columns:
+        return _counters_only(run, out, values, counters)
     info = [c for c in m.info_columns(run.card_dim) if c in values.columns]
     headers = ["card", *info, *CARD_COLUMNS.values(), "avg turn first played"]
     rows = []
@@ -67,6 +69,38 @@ def cards_section(run: Run, out: Charts, tables: Pending) -> str:
     return section("cards", "Card values", *parts)
 
 
+def _counters_only(run: Run, out: Charts, incidence: pl.DataFrame, counters: pl.DataFrame) -> str:
+    """Return the card section of a run whose cards table has no results (a one-seat game)."""
+    parts = [note("No winner in this game, so card win rates (GP WR, GIH WR, IWD ...) do not apply.")]
+    info = [c for c in m.info_columns(run.card_dim) if c in incidence.columns]
+    names = counters["counter"].unique(maintain_order=True).to_list() if counters.height else []
+    means = {(r["card"], r["counter"]): r for r in counters.iter_rows(named=True)}
+    rows = []
+    for r in incidence.iter_rows(named=True):
+        cells: list[Cell] = [text(r["name"]), *(text(r[c]) for c in info)]
+        cells.append(estimate(r["rate"], r["lo"], r["hi"], r["count"]))
+        for c in names:
+            x = means.get((r["card"], c))
+            cells.append(estimate(x["mean"], x["lo"], x["hi"], percent=False) if x else text(""))
+        rows.append(cells)
+    headers = ["card", *info, "games with a row [95 % CI]", *names]
+    shown = incidence.rename({"rate": "incidence", "lo": "incidence_lo", "hi": "incidence_hi", "n": "incidence_n"})
+    parts += [
+        out.add(
+            "card_incidence",
+            charts.plot_card_values(shown, metric="incidence").figure,
+            "Share of games in which each card has a row, with 95 % intervals",
+        ),
+        table(
+            headers,
+            rows,
+            caption="Games with a row: share of all games in which the card came into play (Wilson 95 %), n = such "
+            "games; counters: mean [95 % CI] over those games.",
+        ),
+    ]
+    return section("cards", "Cards", *parts)
+
+
 def _counter_names(df: pl.DataFrame) -> list[str]:
     return [c[:-3] for c in df.columns if c.endswith("_sd") and c[:-3] in df.columns]
 
@@ -99,18 +133,19 @@ def attributes_section(run: Run, out: Charts, tables: Pending) -> str | None:
     attributes = df["attribute"].unique(maintain_order=True).to_list()
     counters = _counter_names(df)
     mirror = bool(df["mirror_decks"][0])
+    rates = bool(df["gp_wr"].is_not_null().any())  # no results in the cards table: counters only
     parts = [
         f"<p>{esc(_ATTRIBUTE_TEXT)} Attributes: {esc(', '.join(attributes))}.</p>",
     ]
     if mirror:
         parts.append(note(_MIRROR_TEXT))
-    metric = "gp_wr" if not mirror else (counters[0] if counters else None)
+    metric = "gp_wr" if rates and not mirror else (counters[0] if counters else None)
     if metric is not None:
         fig = charts.plot_attribute_values(df, attribute=attributes[0], metric=metric).figure
         label = "GP WR" if metric == "gp_wr" else metric.replace("_", " ")
         parts.append(out.add("card_attributes", fig, f"{label} by card {attributes[0]} with 95 % intervals"))
     for a in attributes:
-        parts += [f"<h3>By {esc(a)}</h3>", _attribute_table(df, a, counters, with_wr=not mirror)]
+        parts += [f"<h3>By {esc(a)}</h3>", _attribute_table(df, a, counters, with_wr=rates and not mirror)]
     return section("card-attributes", title, *parts)
 
 

@@ -12,8 +12,10 @@ from balance import metrics as m
 from balance.io import Run
 from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, page, points, section, table, text
 from balance.report.single import run_info
+from balance.report.solitaire import headline
 
-UNIT_ORDER = {"rate": 0, "turns": 1, "turn": 2, "changes": 3, "points": 4}
+UNIT_ORDER = {"rate": 0, "turns": 1, "turn": 2, "changes": 3, "points": 4}  # others (battles, kills ...) last
+MAX_UNIT_PANELS = 4  # beyond this many units besides rates, draw them in one relative panel
 
 
 def _labels(a: Run, b: Run, label_a: str | None, label_b: str | None) -> tuple[str, str]:
@@ -57,16 +59,21 @@ def _headline(runs: pl.DataFrame, la: str, lb: str, out: Charts) -> list[str]:
         )
     ]
     units = sorted(runs["unit"].unique().to_list(), key=lambda u: UNIT_ORDER.get(u, 9))
-    if units:
-        heights = [runs.filter(pl.col("unit") == u).height for u in units]
-        axes = charts.new_axes(7.5, 1.2 + sum(1.25 + 0.28 * h for h in heights), nrows=len(units))
-        for i, (ax, unit) in enumerate(zip(axes, units, strict=True)):
-            charts.plot_comparison(runs.filter(pl.col("unit") == unit), label_a=la, label_b=lb, ax=ax)
+    # many units (a solitaire game's outcome columns): rates in one panel, the rest in one
+    # panel relative to B's mean, instead of a panel per unit
+    panels = [(u, runs.filter(pl.col("unit") == u), False) for u in units]
+    if sum(u != "rate" for u in units) > MAX_UNIT_PANELS:
+        panels = [p for p in panels if p[0] == "rate"]
+        panels.append(("relative", runs.filter(pl.col("unit") != "rate"), True))
+    if panels:
+        heights = [frame.height for _, frame, _ in panels]
+        axes = charts.new_axes(7.5, 1.2 + sum(1.25 + 0.28 * h for h in heights), nrows=len(panels))
+        for i, (ax, (_, frame, relative)) in enumerate(zip(axes, panels, strict=True)):
+            charts.plot_comparison(frame, label_a=la, label_b=lb, relative=relative, ax=ax)
             if i:  # the first panel's title states n and the interval for all
                 ax.set_title("")
-        parts.insert(
-            0, out.add("comparison", axes[0].figure, "Paired differences with 95 % intervals, one panel per unit")
-        )
+        what = "one panel per unit" if len(panels) == len(units) else f"rates, then the rest relative to {lb}"
+        parts.insert(0, out.add("comparison", axes[0].figure, f"Paired differences with 95 % intervals, {what}"))
     return parts
 
 
@@ -75,6 +82,9 @@ def _cards(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, pl.DataF
         return section(
             "cards", "Cards", note("At least one run did not record the cards table; card comparison skipped.")
         ), None
+    if not (m.has_card_values(a.cards) and m.has_card_values(b.cards)):
+        why = "no winner in this game (the cards table has no won column)"
+        return section("cards", "Cards", note(f"The card comparison needs card win rates: {why}.")), None
     cards = m.compare_cards(a, b)
     info = [c for c in m.info_columns(a.card_dim) if c in cards.columns]
     headers = ["card", *info]
@@ -105,6 +115,38 @@ def _cards(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, pl.DataF
     return section("cards", "Cards", *parts), cards
 
 
+def _groups(a: Run, b: Run, la: str, lb: str, out: Charts) -> str | None:
+    """Return the paired differences per group of games (a class), or None when the games have no groups."""
+    groups = m.compare_groups(a, b)
+    if groups.height == 0:
+        return None
+    parts = [
+        note(
+            "Paired games split by the group of game A (an enum column of the games table: a class, ...): "
+            "the mean per game of A − B within each group, t interval. Columns fixed by the group are left out."
+        )
+    ]
+    for i, ((column,), part) in enumerate(groups.group_by("column", maintain_order=True)):
+        names = part["metric"].unique(maintain_order=True).to_list()
+        metric = headline(names)
+        parts.append(f"<h3>By {esc(str(column).replace('_', ' '))}</h3>")
+        if metric is not None:
+            fig = charts.plot_group_deltas(part, metric=metric, label_a=la, label_b=lb).figure
+            parts.append(out.add(f"group_delta_{i}_{metric}", fig, f"Paired difference in {metric} by {column}"))
+        rows = []
+        for (group,), cells in part.group_by("group", maintain_order=True):
+            r = {x["metric"]: x for x in cells.iter_rows(named=True)}
+            row: list[Cell] = [text(group), number(cells["n"][0])]
+            row += [
+                estimate(r[c]["delta"], r[c]["lo"], r[c]["hi"], percent=False, signed=True) if c in r else text("")
+                for c in names
+            ]
+            rows.append(row)
+        caption = f"Δ = {la} − {lb}, mean per paired game [95 % CI]. Not corrected for multiple comparisons."
+        parts.append(table([str(column).replace("_", " "), "paired games", *names], rows, caption=caption))
+    return section("groups", "Differences by group (paired)", *parts)
+
+
 def write_compare_report(
     a: Run, b: Run, out_dir: Path | str, *, label_a: str | None = None, label_b: str | None = None
 ) -> Path:
@@ -130,6 +172,7 @@ def write_compare_report(
         notes.append(note("The runs differ in game or rules version: make sure the comparison means what you want."))
     runs = m.compare_runs(a, b)
     cards_html, cards = _cards(a, b, la, lb, out)
+    groups_html = _groups(a, b, la, lb, out)
     summary = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
     body = [
         section("overview", "Runs", header, *notes),
@@ -137,9 +180,11 @@ def write_compare_report(
             "summary", "What changed", '<ul class="summary">' + "".join(f"<li>{esc(s)}</li>" for s in summary) + "</ul>"
         ),
         section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
+        *([groups_html] if groups_html else []),
         cards_html,
     ]
-    nav = [("overview", "Runs"), ("summary", "What changed"), ("headline", "Headline"), ("cards", "Cards")]
+    nav = [("overview", "Runs"), ("summary", "What changed"), ("headline", "Headline")]
+    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards")]
     title = f"{la} vs {lb}"
     subtitle = f"{info_a['game'] or ''} · A = {a.name}, B = {b.name} · generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     footer = (

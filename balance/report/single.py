@@ -28,6 +28,15 @@ from balance.report.html import (
     table,
     text,
 )
+from balance.report.solitaire import (
+    SOLITAIRE_METHODS,
+    SolitaireData,
+    groups_section,
+    length_section,
+    levels_section,
+    solitaire_data,
+    step_outcomes_section,
+)
 from balance.report.steps import StepData, shows_steps, step_data, steps_section
 from balance.report.tables import summary_table, wide_counters
 
@@ -78,6 +87,8 @@ def _rate_rows(df: pl.DataFrame, label: Any) -> list[list[Cell]]:
 
 
 def _win_rates(run: Run, n_seats: int, out: Charts) -> str:
+    if "won" not in _cols(run.seats):
+        return section("win-rates", "Win rates", note("No winner in this game (no seats.won column): no win rates."))
     has_bot = "bot" in _cols(run.seats)
     by_seat = m.win_rates(run.seats, by="seat")
     rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
@@ -109,10 +120,9 @@ def _win_rates(run: Run, n_seats: int, out: Charts) -> str:
 
 
 def _first_seat(run: Run, n_seats: int, out: Charts) -> str:
-    if n_seats < 2:
-        return section(
-            "first-seat", "First-seat advantage", note("Single-seat game: no first-seat advantage to measure.")
-        )
+    if n_seats < 2 or not all(c in _cols(run.games) for c in ("winner", "first_seat")):
+        why = "Single-seat game" if n_seats < 2 else "No games.winner or games.first_seat column"
+        return section("first-seat", "First-seat advantage", note(f"{why}: no first-seat advantage to measure."))
     fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
     r = fsa.row(0, named=True)
     rows = [
@@ -141,7 +151,7 @@ def _first_seat(run: Run, n_seats: int, out: Charts) -> str:
     return section("first-seat", "First-seat advantage", chart, table(headers, rows, sortable=False))
 
 
-def _outcomes(run: Run) -> str:
+def _outcomes(run: Run, solitaire: bool = False) -> str:
     df = m.outcomes(run.games)
     rows = [
         [
@@ -153,7 +163,9 @@ def _outcomes(run: Run) -> str:
         for r in df.iter_rows(named=True)
     ]
     parts = [table(["kind", "outcome", "games", "rate [95 % CI]"], rows)]
-    details = m.outcome_details(run.games)
+    # a solitaire run shows its end reasons by group (class) in the groups section instead
+    skip = m.group_columns(run.games) if solitaire else []
+    details = m.outcome_details(run.games, enums=[c for c in m.enum_columns(run.games) if c not in skip])
     for (column,), part in details.group_by("column", maintain_order=True):
         label = str(column).replace("_", " ")
         parts.append(f"<h3>End reason × {esc(label)}</h3>")
@@ -172,7 +184,8 @@ def _outcomes(run: Run) -> str:
                 caption=f"How the games of each end reason split by {label}; n = games with that end reason.",
             )
         )
-    return section("outcomes", "Outcomes: draws, timeouts and end reasons", *parts)
+    title = "Outcomes: draws, timeouts and end reasons" if "winner" in _cols(run.games) else "Outcomes: end reasons"
+    return section("outcomes", title, *parts)
 
 
 def _game_length(run: Run, out: Charts) -> str:
@@ -190,6 +203,8 @@ def _tempo_problem(run: Run) -> str | None:
     missing = [c for c in m.TEMPO_COLUMNS if c not in _cols(run.turns)]
     if missing:
         return f"The turns table has no {', '.join(missing)} column(s); tempo needs two seats' scores."
+    if "winner" not in _cols(run.games):
+        return "The games table has no winner column; tempo and lead changes need one."
     return None
 
 
@@ -240,6 +255,8 @@ def _tempo(run: Run, unit: str, out: Charts, data: Future[tuple[pl.DataFrame, pl
 def _counters(run: Run) -> str:
     by = "bot" if "bot" in _cols(run.seats) else "seat"
     seats = m.seat_counters(run.seats, by=by)
+    # a seats column holding the code of a games enum column (a class) is a label, not a counter
+    seats = seats.filter(~pl.col("counter").is_in(m.enum_columns(run.games)))
     games = m.game_counters(run.games)
     parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
     if seats.height:
@@ -267,7 +284,7 @@ METHODS = (
 
 def _body(run: Run, info: dict[str, Any], out: Charts, pending: _Pending) -> list[str]:
     """Return the report's sections in page order (card, tempo and step sections wait for their data)."""
-    n_seats = int(run.seats.select(pl.col("seat").n_unique()).collect().item())
+    n_seats = run.n_seats
     params = run.manifest.get("params") or {}
     overview = [key_values(info)]
     overview += (
@@ -279,11 +296,18 @@ def _body(run: Run, info: dict[str, Any], out: Charts, pending: _Pending) -> lis
         section("overview", "Run", *overview),
         _win_rates(run, n_seats, out),
         _first_seat(run, n_seats, out),
-        _outcomes(run),
-        _game_length(run, out),
+        _outcomes(run, solitaire=n_seats == 1),
+        length_section(run, pending.unit, out) if n_seats == 1 else _game_length(run, out),
     ]
+    if n_seats == 1:
+        early += [
+            groups_section(run, out),
+            levels_section(run, pending.unit, out, pending.solitaire),
+            step_outcomes_section(pending.unit, out, pending.solitaire),
+        ]
     counters = _counters(run)
-    methods = section("methods", "Definitions and methods", f"<p>{esc(METHODS)}</p>")
+    methods_text = f"{SOLITAIRE_METHODS} {METHODS}" if n_seats == 1 else METHODS
+    methods = section("methods", "Definitions and methods", f"<p>{esc(methods_text)}</p>")
     steps = [steps_section(pending.unit, out, pending.steps)] if pending.steps is not None else []
     attributes = attributes_section(run, out, pending.cards)
     cards = [cards_section(run, out, pending.cards), *([attributes] if attributes else [])]
@@ -297,6 +321,7 @@ class _Pending(NamedTuple):
     cards: Pending
     tempo: Future[tuple[pl.DataFrame, pl.DataFrame]] | None
     steps: Future[StepData] | None
+    solitaire: Future[SolitaireData] | None
 
 
 def write_report(run: Run, out_dir: Path | str) -> Path:
@@ -308,6 +333,7 @@ def write_report(run: Run, out_dir: Path | str) -> Path:
     out = Charts(Path(out_dir))
     info = run_info(run)
     unit = run.turn_unit
+    solitaire = run.solitaire
     # The large scans (cards, turns) run in background threads (polars frees the GIL)
     # while this thread computes the small metrics and draws; matplotlib stays on this thread.
     with ThreadPoolExecutor(max_workers=2) as background:
@@ -316,6 +342,7 @@ def write_report(run: Run, out_dir: Path | str) -> Path:
             background.submit(m.card_summary, run.cards, run.card_dim, run.seats) if run.cards is not None else None,
             background.submit(_tempo_data, run) if _tempo_problem(run) is None else None,
             background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
+            background.submit(solitaire_data, run) if solitaire and run.turns is not None else None,
         )
         body = _body(run, info, out, pending)
     nav = [
@@ -324,6 +351,11 @@ def write_report(run: Run, out_dir: Path | str) -> Path:
         ("first-seat", "First seat"),
         ("outcomes", "Outcomes"),
         ("game-length", "Length"),
+        *(
+            [("groups", "Groups"), ("levels", "Levels"), ("step-outcomes", f"{unit.capitalize()}s")]
+            if solitaire
+            else []
+        ),
         *([("steps", f"{unit.capitalize()}s")] if pending.steps is not None else []),
         ("cards", "Cards"),
         *([("card-attributes", "Card attributes")] if pending.cards is not None else []),
