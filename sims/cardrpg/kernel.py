@@ -402,7 +402,7 @@ def start_battle(s) -> None:
             return
         while q.hand_n < h.str:
             hand_add(s, draw_top(s))
-    if m.sick and s.meta.kept_hand == 0 and m.battle > 0 and q.hand_n == 0:  # after a death (R4, R18)
+    if m.sick and s.meta.kept_hand == 0 and m.battle > 0:  # after a death (R4, R18), bought-back cards or not
         deal = (h.str + 1) // 2
         if not need(s, deal, EndReason.DRAW_FAILED_HAND):
             return
@@ -964,15 +964,13 @@ def victory(s) -> None:
     row.xp_gained = mon.xp
     log_event(s, EventKind.VICTORY, card, mon.xp, h.xp)
     gold0 = h.gold
-    for k in range(q.bonus_n):  # bonus cards first (R13)
-        enter_inventory(s, q.bonus[k])
-    q.bonus_n = 0
-    draws = 2 if h.rank == JACK and s.params.class_powers else 1
-    if not s.params.inventory:  # classic: nothing is taken; the bonus cards are discarded
-        for k in range(q.bonus_n):
+    for k in range(q.bonus_n):  # bonus cards first (R13); classic (no Inventory): discarded
+        if s.params.inventory:
+            enter_inventory(s, q.bonus[k])
+        else:
             discard(s, q.bonus[k])
-        q.bonus_n = 0
-        draws = 0
+    q.bonus_n = 0
+    draws = (2 if h.rank == JACK and s.params.class_powers else 1) if s.params.inventory else 0
     for _ in range(draws):
         if not need(s, 1, EndReason.DRAW_FAILED_INVENTORY):
             break  # R16: the kill stands
