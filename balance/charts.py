@@ -532,12 +532,15 @@ def plot_level_progression(df: pl.DataFrame, *, unit: str = "battle", ax: Axes |
     for xi, yi, ni in zip(x, mean, rows["n"].to_list(), strict=True):
         ax.annotate(f"n={_num(ni)}", (xi, yi), textcoords="offset points", xytext=(4, -11), fontsize=7, color=GREY)
     label = _text(unit)
+    if len(x):
+        ax.set_xlim(float(x.min()) - 0.4, float(x.max()) + 0.8)  # room for the last n label
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("level")
     ax.set_ylabel(f"first {label} played at the level ({label} number)")
+    n = rows["n"] if rows.height else pl.Series([0])
     ax.set_title(
         f"{label.capitalize()}s to reach each level\n"
-        f"games that reach the level; mean with 95 % CI, band: 10–90 % of games"
+        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per level; mean, 95 % CI; band: 10–90 % of games"
     )
     return ax
 

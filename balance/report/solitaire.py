@@ -22,7 +22,6 @@ from balance.report.html import Cell, Charts, esc, estimate, note, number, secti
 from balance.report.tables import summary_table
 
 HEADLINE = ("kills", "score", "wins", m.LEVEL_REACHED)  # the outcome charted by group, first found
-IN_MEMORY_ROWS = 150_000_000  # up to this many step rows, read the needed columns once
 
 
 def headline(names: Sequence[str]) -> str | None:
@@ -59,17 +58,12 @@ def turns_groups(turns: pl.LazyFrame, *, max_values: int = 50) -> list[str]:
 
 
 def solitaire_data(run: Run) -> SolitaireData:
-    """Compute the step metrics of a solitaire run, reading the turns table once when it fits in memory."""
+    """Compute the step metrics of a solitaire run (lazy scans: each reads only its columns)."""
     turns = run.turns
     if turns is None:
         return SolitaireData(None, None, [], None)
     by = turns_groups(turns)
     counters = m.step_counter_columns(turns)
-    if turns.select(pl.len()).collect().item() <= IN_MEMORY_ROWS:
-        keep = dict.fromkeys(["game", "turn", *by, *([m.OUTCOME] if m.has_columns(turns, m.OUTCOME) else [])])
-        keep |= dict.fromkeys(counters)
-        text_columns = [c for c, t in turns.collect_schema().items() if c in keep and t == pl.String]
-        turns = turns.select(list(keep)).with_columns(pl.col(text_columns).cast(pl.Categorical)).collect().lazy()
     progression = m.level_progression(turns) if m.has_columns(turns, m.LEVEL) else None
     outcomes = m.step_outcomes(turns, by=by) if m.has_columns(turns, m.OUTCOME) else None
     means = m.counter_means(turns, counters) if counters else None

@@ -142,3 +142,52 @@ def test_attribute_plot_orders_values_like_the_metric(battle_run: Run) -> None:
     by_attribute = metrics.card_attribute_values(battle_run.cards, battle_run.card_dim, battle_run.seats)
     ax = charts.plot_attribute_values(by_attribute, attribute="rank")
     assert [t.get_text() for t in ax.get_yticklabels()] == ["2", "7", "jack"]
+
+
+def _solo_plots(run: Run, other: Run) -> dict[str, Callable[[], Axes]]:
+    groups = metrics.group_outcomes(run.games, by="class_card")
+    outcomes = metrics.step_outcomes(run.turns, by=["level", "monster_kind"])
+    return {
+        "group_means": lambda: charts.plot_group_means(groups, metric="kills", by="class_card"),
+        "level_progression": lambda: charts.plot_level_progression(metrics.level_progression(run.turns)),
+        "step_outcomes_level": lambda: charts.plot_step_outcomes(
+            metrics.rollup_outcomes(outcomes, "level"), by="level"
+        ),
+        "step_outcomes_kind": lambda: charts.plot_step_outcomes(
+            metrics.rollup_outcomes(outcomes, "monster_kind"), by="monster_kind"
+        ),
+        "group_deltas": lambda: charts.plot_group_deltas(metrics.compare_groups(run, other), metric="kills"),
+        "comparison_relative": lambda: charts.plot_comparison(metrics.compare_runs(run, other), relative=True),
+    }
+
+
+SOLO_PLOTS = (
+    "group_means",
+    "level_progression",
+    "step_outcomes_level",
+    "step_outcomes_kind",
+    "group_deltas",
+    "comparison_relative",
+)
+
+
+@pytest.mark.parametrize("name", SOLO_PLOTS)
+def test_solitaire_plots_draw_and_state_n_and_ci(name: str, solo_run: Run, solo_run_b: Run) -> None:
+    ax = _solo_plots(solo_run, solo_run_b)[name]()
+    assert len(ax.lines) + len(ax.collections) + len(ax.patches) > 0
+    title = ax.get_title(loc="left")
+    assert "n = " in title
+    assert "95 % CI" in title
+    assert ax.get_xlabel()
+    ax.figure.savefig(io.BytesIO(), format="png")
+
+
+def test_solitaire_plots_order_groups_and_outcomes(solo_run: Run, solo_run_b: Run) -> None:
+    plots = _solo_plots(solo_run, solo_run_b)
+    assert [t.get_text() for t in plots["group_means"]().get_yticklabels()] == ["spade_king", "heart_jack"]
+    ax = plots["step_outcomes_level"]()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["level 1", "level 2", "level 3"]
+    # every outcome but the most common one (won: 9 of 16 battles), most frequent first
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["died", "abandoned", "forfeit"]
+    deltas = plots["group_deltas"]()  # spade_king +2/3, heart_jack +1/3
+    assert [t.get_text() for t in deltas.get_yticklabels()] == ["spade_king", "heart_jack"]
