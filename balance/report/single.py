@@ -252,12 +252,15 @@ def _tempo(run: Run, unit: str, out: Charts, data: Future[tuple[pl.DataFrame, pl
     )
 
 
-def _counters(run: Run) -> str:
+def _counters(run: Run, solitaire: bool = False) -> str:
     by = "bot" if "bot" in _cols(run.seats) else "seat"
     seats = m.seat_counters(run.seats, by=by)
     # a seats column holding the code of a games enum column (a class) is a label, not a counter
     seats = seats.filter(~pl.col("counter").is_in(m.enum_columns(run.games)))
     games = m.game_counters(run.games)
+    if solitaire:  # columns fixed by a group (a class's rank and suit) are in the groups section
+        fixed = [c for g in m.group_columns(run.games) for c in m.descriptor_columns(run.games, g)]
+        games = games.filter(~pl.col("counter").is_in(fixed))
     parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
     if seats.height:
         parts.append(wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
@@ -305,7 +308,7 @@ def _body(run: Run, info: dict[str, Any], out: Charts, pending: _Pending) -> lis
             levels_section(run, pending.unit, out, pending.solitaire),
             step_outcomes_section(pending.unit, out, pending.solitaire),
         ]
-    counters = _counters(run)
+    counters = _counters(run, solitaire=n_seats == 1)
     methods_text = f"{SOLITAIRE_METHODS} {METHODS}" if n_seats == 1 else METHODS
     methods = section("methods", "Definitions and methods", f"<p>{esc(methods_text)}</p>")
     steps = [steps_section(pending.unit, out, pending.steps)] if pending.steps is not None else []

@@ -194,6 +194,10 @@ def test_solo_report_has_the_solitaire_sections_and_charts(solo_report: tuple[Pa
     assert "Fixed by the class card" in html
     assert "Game length in battles" in html or "battles per game" in html
     assert "One-seat game" in html  # the methods say which definitions apply
+    counters = html[html.index('<section id="seat-counters">') : html.index('<section id="methods">')]
+    assert "<th>kills</th>" in counters
+    assert "<th>class_rank</th>" not in counters  # fixed by the class: a group fact, not a counter
+    assert "<th>class_card</th>" not in counters  # the seats table's class code is a label
 
 
 def test_solo_report_skips_duel_sections_with_a_note(solo_report: tuple[Path, str]) -> None:
