@@ -174,7 +174,8 @@ def default_xp(c: int, hp: int) -> int:
 def new_character(params: Params | None = None, bot: str = "greedy", seed: int = 1, character: int = 0):
     """Return ``(state, s)`` of a real character set up from ``seed`` (event log on), at its first decision."""
     params = params or Params()
-    state = kernel.prepare(POOL.table, params, GAME.make_weights(bot)[None, :], 1)
+    table = GAME.prepare_pool(POOL, params).table  # without the Jokers for classic (its ids 0-51 are the same)
+    state = kernel.prepare(table, params, GAME.make_weights(bot)[None, :], 1)
     s = state[0]
     s["meta"]["bot"] = GAME.bots.index(bot)
     assert kernel.set_up(s, character, np.uint64(seed))
@@ -184,7 +185,8 @@ def new_character(params: Params | None = None, bot: str = "greedy", seed: int =
 def play_character(params: Params | None = None, bot: str = "greedy", seed: int = 1, character: int = 0):
     """Play one character to the end as ``check_games`` does (event log on); return ``(state, s, report)``."""
     params = params or Params()
-    state = kernel.prepare(POOL.table, params, GAME.make_weights(bot)[None, :], 1)
+    table = GAME.prepare_pool(POOL, params).table
+    state = kernel.prepare(table, params, GAME.make_weights(bot)[None, :], 1)
     report = np.zeros(4, np.int64)
     kernel.play_character(state[0], GAME.bots.index(bot), character, np.uint64(seed), report)
     return state, state[0], report

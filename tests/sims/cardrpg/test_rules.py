@@ -806,7 +806,7 @@ def test_r13_bonus_cards_enter_before_the_victory_draw(rpg):
     assert [rpg.NAMES[e["card"]] for e in rpg.events(s, E.INVENTORY)] == ["spade:3", "club:4"]
 
 
-def test_classic_bug_bonus_cards_enter_the_inventory_although_inventory_is_off(rpg):
+def test_classic_without_inventory_bonus_and_victory_cards_are_not_taken(rpg):
     """Variant ``classic`` (inventory = false): nothing enters the Inventory, so no gold either."""
     params = Params(inventory=0)
     _, s = rpg.make_state(
@@ -1023,7 +1023,7 @@ def test_r18_a_kings_kept_hand_gets_no_deal_and_no_top_up(rpg):
     assert rpg.events(s, E.DEAL) == []
 
 
-def test_r4_r18_bug_death_deal_is_skipped_when_a_card_was_bought_back_before_the_next_battle(rpg):
+def test_r4_r18_the_death_deal_happens_even_after_a_buyback_into_the_hand(rpg):
     """After a death the next battle uses the summoning-sickness deal, ceil(STR/2) cards (R4, R18).
 
     The A-diamond survives the death and pays one buy-back (R15); buying a card back into the
