@@ -1618,3 +1618,59 @@ def test_r22_the_class_card_is_out_of_the_deck(rpg, character):
         everywhere.append(rpg.NAMES[s["monster"]["card"]])
     assert name not in everywhere
     assert sorted(everywhere) == sorted(set(rpg.NAMES) - {name})  # the other 53, each once
+
+
+# -- classic (a labelled approximation, Variants table) -------------------------------------------------------------
+
+
+def test_classic_sweeps_16_classes_aces_included(rpg):
+    out = rpg.chunk(rpg.GAME.make_params("classic"), "greedy", n=16, seed=1, tables=("games",))
+    games = out["games"]
+    assert games["class_card"].tolist() == list(range(1, 17))
+    aces = games[games["class_card"] >= ClassCard.SPADE_ACE]
+    assert aces["class_rank"].tolist() == [1, 1, 1, 1]
+    assert aces["class_suit"].tolist() == [0, 1, 2, 3]
+
+
+def test_classic_stats_are_each_a_d6_with_1s_and_2s_rolled_again(rpg):
+    params = rpg.GAME.make_params("classic")
+    stats = set()
+    for seed in range(1, 80):
+        _, s = created(rpg, params, seed)
+        stats.add((int(s["hero"]["str"]), int(s["hero"]["hp_max"])))
+    assert {st for st, _ in stats} == {3, 4, 5, 6}
+    assert {hp for _, hp in stats} == {3, 4, 5, 6}
+
+
+def test_classic_sessions_gain_no_inventory_and_no_gold(rpg):
+    out = rpg.chunk(rpg.GAME.make_params("classic"), "greedy", n=12, seed=2)
+    assert out["games"]["kills"].sum() > 0
+    assert (out["turns"]["inventory_size"] == 0).all()
+    assert (out["games"]["gold_end"] == 0).all()
+    assert (out["games"]["jokers_killed"] == 0).all()
+
+
+# -- the no_ace_* counterfactuals switch one Ace power off -----------------------------------------------------------
+
+
+def test_no_ace_hearts_the_ace_of_hearts_no_longer_survives_a_joker(rpg):
+    params = rpg.GAME.make_params("no_ace_hearts")
+    _, s = rpg.make_state(params, monster="club:10", mpile=("joker:1",), inv=("heart:ace",), phase=Phase.MONSTER)
+    kernel.monster_turn(s)
+    assert rpg.bone(s) == [("club:10", False)]
+
+
+def test_no_ace_diamonds_no_free_buyback_and_the_ace_is_lost_at_death(rpg):
+    params = rpg.GAME.make_params("no_ace_diamonds")
+    _, s = rpg.make_state(params, monster="club:10", hand=("spade:2",), inv=("diamond:ace",), discard=("heart:9",))
+    assert not any(a >> 12 == K.BUYBACK for a in rpg.legal(s))
+    kernel.death(s)
+    assert rpg.zone(s, "inv") == []
+
+
+def test_no_ace_clubs_no_blitz(rpg):
+    params = rpg.GAME.make_params("no_ace_clubs")
+    _, s = rpg.make_state(params, monster="club:10", hand=("spade:2", "heart:5"), inv=("club:ace",))
+    assert not any(a >> 12 == K.ACE_CLUB for a in rpg.legal(s))
+    _, s = rpg.make_state(monster="club:10", hand=("spade:2", "heart:5"), inv=("club:ace",))
+    assert act(K.ACE_CLUB, 0, 0) in rpg.legal(s)
