@@ -572,7 +572,7 @@ def random_attack(s, mult: int) -> int:
         card = s.cards[c]
         log_event(s, EventKind.RANDOM_TURN, c, mult, 0)
         if card.kind == Kind.NUMBER or card.kind == Kind.ACE:
-            return mult * card.value
+            return mult * int(card.value)
         if card.kind == Kind.JOKER:
             return -1 if s.params.random_attack_joker == RandomAttackJoker.INSTANT_KILL else 0
         mult += 1
@@ -795,7 +795,7 @@ def monster_turn(s) -> None:
         if card.kind == Kind.FACE:
             mult += 1
             continue
-        dmg = mult * card.value
+        dmg = mult * int(card.value)
         ended_by = c
         break
     if mult > 1:
@@ -904,9 +904,9 @@ def theft(s) -> None:
     for k in range(q.inv_n):
         card = s.cards[q.inv[k]]
         if joker:  # Aces first, then the highest value
-            key = (0 if card.kind == Kind.ACE else 100 - card.value) * 8 + suit_order(s, card.suit, True)
-        else:  # the lowest value first
-            key = card.value * 8 + suit_order(s, card.suit, False)
+            key = (0 if card.kind == Kind.ACE else 100 - int(card.value)) * 8 + suit_order(s, card.suit, True)
+        else:  # the lowest value first (int(): the int8 field must not wrap in plain Python, test-nojit)
+            key = int(card.value) * 8 + suit_order(s, card.suit, False)
         if best < 0 or key < best_key:
             best, best_key = k, key
     c = take_inv(s, best)
@@ -971,10 +971,9 @@ def victory(s) -> None:
             discard(s, q.bonus[k])
     q.bonus_n = 0
     draws = (2 if h.rank == JACK and s.params.class_powers else 1) if s.params.inventory else 0
-    for _ in range(draws):
-        if not need(s, 1, EndReason.DRAW_FAILED_INVENTORY):
-            break  # R16: the kill stands
-        enter_inventory(s, draw_top(s))
+    if draws > 0 and need(s, draws, EndReason.DRAW_FAILED_INVENTORY):  # R16: both a Jack's cards or none
+        for _ in range(draws):
+            enter_inventory(s, draw_top(s))  # a Joker puts cards under the pile: the rest are still there
     row.gold_gained = h.gold - gold0
     level_up(s)
     row.inventory_size, row.hp_end = q.inv_n, h.hp

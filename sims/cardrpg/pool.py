@@ -28,9 +28,21 @@ def load_pool(path: Path | str) -> CardPool:
                 f"{path}:{line}: column 'rank': unknown rank {rank!r}; expected ace, 2-10, jack, queen, king or joker"
             )
         pool.table[i]["rank"] = RANKS[rank.lower()]
+        check_card(path, line, pool.table[i])
     if len(pool) > MAX_CARDS:
         raise CardDataError(f"{path}: {len(pool)} cards; the kernel supports at most {MAX_CARDS}")
     return pool
+
+
+def check_card(path: Path, line: int, card) -> None:
+    """Raise ``CardDataError`` unless the card's value and kind agree with its rank (R3)."""
+    rank, value, kind = int(card["rank"]), int(card["value"]), int(card["kind"])
+    want_kind = Kind.ACE if rank == 1 else Kind.NUMBER if rank <= 10 else Kind.JOKER if rank == 14 else Kind.FACE
+    want_value = rank if rank <= 10 else 0
+    if kind != want_kind:
+        raise CardDataError(f"{path}:{line}: column 'kind': {Kind(kind).name.lower()} does not fit the rank")
+    if value != want_value:
+        raise CardDataError(f"{path}:{line}: column 'value': {value}; the rulebook values this rank at {want_value}")
 
 
 def check_params(params: Params) -> None:
