@@ -40,3 +40,12 @@ def check_paired(a: io.Run, b: io.Run) -> None:
                 f"runs are not paired: {key} differs ({a.manifest.get(key)!r} in {a.path} vs "
                 f"{b.manifest.get(key)!r} in {b.path}); rerun with the same --seed and -n"
             )
+    from balance.metrics.compare import pairing
+
+    p = pairing(a, b).row(0, named=True)
+    if p["n_paired"] and p["same_seed"] < p["n_paired"]:  # e.g. CardRPG sessions of different campaigns
+        raise SpecError(
+            f"runs are not paired game by game: {p['n_paired'] - p['same_seed']:,} of {p['n_paired']:,} games "
+            f"with the same id have different seeds ({a.path} vs {b.path}); compare runs whose games are the "
+            "same simulated games (e.g. the same n_sessions)"
+        )

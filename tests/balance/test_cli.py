@@ -209,3 +209,20 @@ def test_replay_refuses_a_run_whose_card_file_changed(runner, tmp_path):
     result = runner.invoke(cli, ["replay", str(tmp_path / "r"), "3"])
     assert result.exit_code == 1
     assert "the card pool or decks changed since this run was made" in result.output
+
+
+def test_compare_refuses_runs_whose_games_are_different_simulated_games(runner, tmp_path):
+    """CardRPG: a 2-session campaign's game ids are sessions of other characters than one-session runs'."""
+    for name, variant in (("one", "advanced"), ("two", "advanced")):
+        extra = ["-p", "n_sessions=2"] if name == "two" else []
+        result = runner.invoke(
+            cli,
+            ["run", "-g", "cardrpg", "--variant", variant, "--bots", "greedy", "-n", "20", *extra,
+             "--out", str(tmp_path), "--name", name, "-q"],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["compare", str(tmp_path / "one"), str(tmp_path / "two")])
+    assert result.exit_code == 1
+    assert "runs are not paired game by game" in result.output
+    same = runner.invoke(cli, ["compare", str(tmp_path / "one"), str(tmp_path / "one"), "--report-dir", str(tmp_path)])
+    assert same.exit_code == 0, same.output
