@@ -1,10 +1,10 @@
 """Speed of a Numba game kernel against a pure-Python implementation of the same rules.
 
 Plays the same games (same seeds, decks, RNG draws and bot decisions) with the game's
-plain-Python reference (``benchmarks/cardinger_reference.py`` or
-``benchmarks/blessings_reference.py``) and with the Numba kernel (one process, after a
-warm-up), prints games/s for each and the speed ratio, and how many of the games agree on
-every compared field. Prints figures only; never asserts on time.
+plain-Python reference (``benchmarks/cardinger_reference.py``,
+``benchmarks/blessings_reference.py`` or ``benchmarks/cardrpg_reference.py``) and with the
+Numba kernel (one process, after a warm-up), prints games/s for each and the speed ratio,
+and how many of the games agree on every compared field. Prints figures only; never asserts on time.
 
 - ``--game cardinger`` (default): greedy and random mirrors; tables ``games`` and ``seats``
   (game result, per-seat counters and decks).
@@ -12,10 +12,14 @@ every compared field. Prints figures only; never asserts on time.
   ``seats``, ``cards`` and the per-battle ``turns``). The tactician mirror stalls to the
   50-battle cap (RULES.md §9; ~270 turns a game), so its reference plays the first tenth
   of ``--games`` (the kernel all of them; agreement is counted on the reference's games).
+- ``--game cardrpg``: the one-seat solitaire; the greedy, random and planner bots; all four
+  tables (``turns`` has one row per battle). A "game" is one character: ``n_sessions``
+  sessions (1 in the default variant); it agrees when every one of its sessions does.
 
 Example:
     .venv/bin/python benchmarks/pure_python.py --games 2000
     .venv/bin/python benchmarks/pure_python.py --game blessings --games 2000
+    .venv/bin/python benchmarks/pure_python.py --game cardrpg --games 2000
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import blessings_reference  # found through the path above
 import cardinger_reference
+import cardrpg_reference
 
 import sims
 
@@ -49,7 +54,7 @@ class Bench:
     title: str
     ref: ModuleType
     tables: tuple[str, ...]
-    matchups: tuple[tuple[tuple[str, str], int], ...]  # (bots, 1/share of --games the reference plays)
+    matchups: tuple[tuple[tuple[str, ...], int], ...]  # (bot per seat, 1/share of --games the reference plays)
     uses_decks: bool  # the reference takes fixed deck lists (Cardinger's ``decks`` argument)
 
 
@@ -68,10 +73,17 @@ BENCHES = {
         ((("greedy", "greedy"), 1), (("random", "random"), 1), (("tactician", "tactician"), 10)),
         False,
     ),
+    "cardrpg": Bench(
+        "CardRPG Advanced",
+        cardrpg_reference,
+        ("games", "seats", "cards", "turns"),
+        ((("greedy",), 1), (("random",), 1), (("planner",), 1)),
+        False,
+    ),
 }
 
 
-def kernel_inputs(game, variant: str, bots: tuple[str, str]):
+def kernel_inputs(game, variant: str, bots: tuple[str, ...]):
     """Return (params, pool, decks, bot ids, weights) as ``balance.spec.resolve`` builds them."""
     params = game.make_params(variant)
     pool = game.prepare_pool(game.load_pool(game.cards_path), params)
@@ -109,7 +121,8 @@ def time_reference(bench: Bench, inputs, bots, seed: int, n_games: int) -> tuple
 def agreeing_games(bench: Bench, records: dict, results: list[dict]) -> int:
     """Return how many of the reference's games agree on every column it produces, in every compared table.
 
-    Rows are grouped by game: a game whose row count differs (e.g. battles) counts as one disagreeing game.
+    Rows are grouped by game: a game whose row count differs (e.g. battles) counts as one disagreeing game; a
+    CardRPG character (its ``game_ids``, one per session) disagrees when any of its sessions does.
     """
     rows = bench.ref.to_rows(results)
     bad: set[int] = set()
@@ -122,20 +135,20 @@ def agreeing_games(bench: Bench, records: dict, results: list[dict]) -> int:
         ref_games: dict[int, list[dict]] = defaultdict(list)
         for row in rows[table]:
             ref_games[row["game"]].append(row)
-        for r in results:
-            g = r["game"]
-            mine, theirs = kernel_games[g], ref_games[g]
-            if len(mine) != len(theirs):
-                bad.add(g)
-                continue
-            for k_row, r_row in zip(mine, theirs, strict=True):
-                for key, value in r_row.items():
-                    got = k_row[col[key]]
-                    if key == "deck":
-                        got = [c for c in got if c >= 0]
-                    if got != value:
-                        bad.add(g)
-                        break
+        for i, r in enumerate(results):
+            for g in r.get("game_ids", (r["game"],)):  # CardRPG: a character's sessions
+                mine, theirs = kernel_games[g], ref_games[g]
+                if len(mine) != len(theirs):
+                    bad.add(i)
+                    continue
+                for k_row, r_row in zip(mine, theirs, strict=True):
+                    for key, value in r_row.items():
+                        got = k_row[col[key]]
+                        if key == "deck":
+                            got = [c for c in got if c >= 0]
+                        if got != value:
+                            bad.add(i)
+                            break
     return len(results) - len(bad)
 
 
