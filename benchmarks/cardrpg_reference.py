@@ -39,6 +39,7 @@ Usage::
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -314,9 +315,7 @@ class Character:
     def end_session(self, reason: int) -> None:
         """Stop the session for ``reason``; the battle in progress is abandoned (R16).
 
-        The first reason stands (a no-op once the session is ending). Kernel reading: the
-        phase is also SESSION_END while ``start_session`` deals, so a failed session deal
-        would keep the reason ``battle_cap`` set just before (unreachable: at most 16 of 53).
+        The first reason stands (a no-op once the session is ending).
         """
         if self.phase == SESSION_END:
             return
@@ -410,6 +409,7 @@ class Character:
     def start_session(self) -> None:
         """Begin a session: fresh rows, shuffle, the summoning-sickness deal (R4, R16)."""
         self.game = self.index * self.rules.n_sessions + self.session
+        self.phase = BATTLE_START  # before the deal, as the kernel: a failed deal records its own reason
         self.battle = 0
         self.end_reason = BATTLE_CAP
         self.touched = {}
@@ -621,8 +621,8 @@ class Character:
     def hand_attack(self, cards_rank: int, count: int, whole_hand: bool) -> None:
         """Play ``count`` hand cards of combo key ``cards_rank`` (or the whole hand) as one attack (R8, R9).
 
-        Kernel reading: a turned-up Joker kills, but the rest of the combo is still played
-        (its random attacks still draw, and can still fail and abandon the battle).
+        A turned-up Joker kills the monster outright (R9): the rest of the combo is played
+        without random attacks.
         """
         hand, cards, st = self.hand, self.cards, self.st
         dmg = played = k = 0
@@ -636,6 +636,8 @@ class Character:
             self.play_pile.append(c)
             played += 1
             card = cards[c]
+            if kill:
+                continue
             if card.kind == FACE or card.kind == JOKER:
                 st["random_attacks"] += 1
                 d = self.random_attack(2 if card.kind == JOKER else 1)
@@ -1186,7 +1188,7 @@ def combo_damage(ch: Character, rank: int, count: int) -> float:
 
 def best_combo(ch: Character) -> tuple[int, int, int] | None:
     """Return the ATTACK with the most expected damage (all cards of the best rank; first rank wins ties)."""
-    best, best_d = None, -1.0
+    best, best_d = None, -math.inf
     for rank in range(1, 15):
         cnt = ch.count_rank(rank)
         if cnt > 0:

@@ -20,6 +20,8 @@ pile). Policies return one encoded action (``state.encode``).
 from enum import IntEnum
 from typing import NamedTuple
 
+import numpy as np
+
 from sims.cardrpg import kernel as rules
 from sims.cardrpg.state import (
     A_CLUBS,
@@ -95,8 +97,8 @@ def combo_damage(s, rank: int, count: int) -> float:
 
 @kernel
 def best_combo(s) -> int:
-    """Return the ATTACK action with the most expected damage (all cards of the best rank), or -1."""
-    best, best_d = -1, -1.0
+    """Return the ATTACK action with the most expected damage (all cards of the best rank), or -1 (empty hand)."""
+    best, best_d = -1, -np.inf  # any combo beats none, whatever face_value is
     for rank in range(1, 15):
         cnt = rules.count_rank(s, rank)
         if cnt > 0:

@@ -273,6 +273,7 @@ def start_session(s) -> None:
     m = s.meta
     h = s.hero
     m.game = m.character * s.params.n_sessions + m.session
+    m.phase = Phase.BATTLE_START  # before the deal: a failed deal must record its own end reason
     m.battle = 0
     m.end_reason = EndReason.BATTLE_CAP
     for c in range(s.meta.n_cards):
@@ -599,6 +600,8 @@ def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
         played += 1
         first = c if first == NO_CARD else first
         card = s.cards[c]
+        if kill:
+            continue  # R9: a turned-up Joker already killed the monster; the rest of the combo is just played
         if card.kind == Kind.FACE or card.kind == Kind.JOKER:
             s.tally.seat.random_attacks += 1
             d = random_attack(s, 2 if card.kind == Kind.JOKER else 1)
@@ -609,7 +612,7 @@ def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
             else:
                 dmg += d
         else:
-            dmg += card.value
+            dmg += int(card.value)  # int(): the int8 field must not wrap in plain Python (test-nojit)
     m.attacks_left -= 1
     m.attacks_made += 1
     s.tally.seat.attacks += 1

@@ -51,7 +51,7 @@ def check_params(params: Params) -> None:
         "n_sessions": (1, MAX_SESSIONS),
         "max_battles": (1, MAX_BATTLES),
         "theft_chance_pct": (0, 100),
-        "ace_diamond_buybacks": (-1, 1000),
+        "ace_diamond_buybacks": (-1, 100),
         "class_card": (0, 16 if params.class_ranks else 12),
     }
     for key, (lo, hi) in limits.items():

@@ -466,6 +466,14 @@ def test_e10_a_jack_from_hand_turning_up_a_joker_kills_the_monster(rpg):
     assert int(ev["value"]) == 10
 
 
+def test_r9_a_turned_up_joker_kills_at_once_so_the_rest_of_the_combo_makes_no_random_attack(rpg):
+    """Two Jacks together: the first turns up the last card of the pile, a Joker; the second must not draw."""
+    s = hit(rpg, ("spade:jack", "heart:jack"), 11, 2, top=("joker:1",))
+    assert rpg.bone(s) == [("club:10", True)]  # a kill, not a session ended by a failed random-attack draw
+    assert s["meta"]["phase"] == Phase.BETWEEN
+    assert int(s["tally"]["seat"]["random_attacks"]) == 1
+
+
 def test_r9_random_attack_joker_no_damage_variant(rpg):
     params = Params(random_attack_joker=RandomAttackJoker.NO_DAMAGE)
     s = hit(rpg, ("spade:jack", "heart:4"), 11, top=("joker:1", "club:2"), params=params)
