@@ -40,6 +40,8 @@ bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/python benchmarks/pure_python.py
 	$(BIN)/balance bench --game blessings --games-per-pairing 50000
 	$(BIN)/python benchmarks/pure_python.py --game blessings
+	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000
+	$(BIN)/python benchmarks/pure_python.py --game cardrpg
 
 report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write its report
 	rm -rf runs/$(NAME)
