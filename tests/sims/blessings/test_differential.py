@@ -9,10 +9,6 @@ plus parameter settings no variant reaches (caps, draws, Health, smaller pools).
 """
 
 import dataclasses
-import importlib.util
-import sys
-from collections import defaultdict
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -22,10 +18,11 @@ import sims
 from sims.blessings import kernel
 from sims.blessings.state import N_LANES
 from sims.core import rng
+from tests.sims.differential import load_reference
+from tests.sims.differential import mismatches as table_mismatches
 
 GAME = sims.load("blessings")
 TABLES = ("games", "seats", "cards", "turns")
-REF_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "blessings_reference.py"
 POOL = GAME.load_pool(GAME.cards_path)
 
 
@@ -38,19 +35,7 @@ def scaled(n: int) -> int:
     return n // 20 if numba.config.DISABLE_JIT else n
 
 
-def _load_reference():
-    """Import ``benchmarks/blessings_reference.py`` by path (``benchmarks`` is not a package)."""
-    name = "blessings_reference"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REF_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(module)
-    return module
-
-
-ref = _load_reference()
+ref = load_reference("blessings_reference")
 
 
 def inputs(variant: str, overrides: dict | None, bots: tuple[str, str], weights=None, pool=POOL):
@@ -73,42 +58,8 @@ def play_both(variant, overrides, bots, n_games, seed, *, weights=None, pool=POO
 
 
 def mismatches(kernel_out: dict, results: list[dict], limit: int = 6) -> tuple[set[int], list[str]]:
-    """Return (games that differ, readable notes on the first ``limit`` of them, lowest game first).
-
-    Rows are grouped by game, so a game with a different number of battle rows is named as
-    such, and for each differing game the note gives the first table, row and column.
-    """
-    rows = ref.to_rows(results)
-    diffs: dict[int, str] = {}
-    for table in TABLES:
-        k_rows = kernel_out[table]
-        names = k_rows.dtype.names
-        r_rows = rows[table]
-        if r_rows:
-            missing, extra = set(names) - set(r_rows[0]), set(r_rows[0]) - set(names)
-            assert not missing, f"{table}: kernel columns the reference does not produce: {sorted(missing)}"
-            assert not extra, f"{table}: reference columns the kernel does not have: {sorted(extra)}"
-        kernel_games, ref_games = defaultdict(list), defaultdict(list)
-        for row in k_rows.tolist():  # tuples of Python scalars in dtype order
-            kernel_games[row[0]].append(row)
-        for row in r_rows:
-            ref_games[row["game"]].append(tuple(row[name] for name in names))
-        for g in sorted(set(kernel_games) | set(ref_games)):
-            if g in diffs:
-                continue
-            mine, theirs = kernel_games[g], ref_games[g]
-            if len(mine) != len(theirs):
-                diffs[g] = f"game {g}: {table} has {len(mine)} kernel rows, {len(theirs)} reference rows"
-                continue
-            for k, (a, b) in enumerate(zip(mine, theirs, strict=True)):
-                if a != b:
-                    col = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
-                    diffs[g] = (
-                        f"game {g}: {table} row {k} column {names[col]!r}: kernel {a[col]!r}, reference {b[col]!r}"
-                    )
-                    break
-    bad = set(diffs)
-    return bad, [diffs[g] for g in sorted(bad)[:limit]]
+    """Return (games that differ, notes on the first ``limit``): see ``tests/sims/differential.py``."""
+    return table_mismatches(kernel_out, ref.to_rows(results), TABLES, limit=limit)
 
 
 def assert_agree(out: dict, results: list[dict], n_games: int, what: str) -> None:

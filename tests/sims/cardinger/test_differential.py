@@ -7,9 +7,6 @@ and float arithmetic). Both play the same seeded games; every column of every ta
 """
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -18,10 +15,10 @@ import pytest
 import sims
 from sims.cardinger import kernel
 from sims.core import rng
+from tests.sims.differential import load_reference
 
 GAME = sims.load("cardinger")
 TABLES = ("games", "seats", "cards", "turns")
-REF_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "cardinger_reference.py"
 
 
 def scaled(n: int) -> int:
@@ -29,19 +26,7 @@ def scaled(n: int) -> int:
     return max(4, n // 20) if numba.config.DISABLE_JIT else n
 
 
-def _load_reference():
-    """Import ``benchmarks/cardinger_reference.py`` by path (``benchmarks`` is not a package)."""
-    name = "cardinger_reference"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REF_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(module)
-    return module
-
-
-ref = _load_reference()
+ref = load_reference("cardinger_reference")
 
 
 def inputs(variant: str, overrides: dict | None, bots: tuple[str, str], deck_seed: int = 0):

@@ -13,10 +13,7 @@ within the session, the column and both values.
 """
 
 import dataclasses
-import importlib.util
-import sys
-from collections import defaultdict, deque
-from pathlib import Path
+from collections import deque
 
 import numba
 import numpy as np
@@ -38,10 +35,11 @@ from sims.cardrpg.state import (
     encode,
 )
 from sims.core import rng
+from tests.sims.differential import load_reference
+from tests.sims.differential import mismatches as table_mismatches
 
 GAME = sims.load("cardrpg")
 TABLES = ("games", "seats", "cards", "turns")
-REF_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "cardrpg_reference.py"
 POOL = GAME.load_pool(GAME.cards_path)
 BOTS = GAME.bots  # random, greedy, planner
 RUNNABLE = [name for name, v in GAME.variants.items() if v.runnable]
@@ -52,19 +50,7 @@ def scaled(n: int) -> int:
     return max(1, n // 20) if numba.config.DISABLE_JIT else n
 
 
-def _load_reference():
-    """Import ``benchmarks/cardrpg_reference.py`` by path (``benchmarks`` is not a package)."""
-    name = "cardrpg_reference"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REF_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(module)
-    return module
-
-
-ref = _load_reference()
+ref = load_reference("cardrpg_reference")
 
 
 def inputs(variant: str, overrides: dict | None, bot: str, weights=None, pool=POOL):
@@ -87,45 +73,11 @@ def play_both(variant, overrides, bot, n_chars, seed, *, weights=None, pool=POOL
 
 
 def mismatches(kernel_out: dict, results: list[dict], limit: int = 6) -> tuple[set[int], list[str]]:
-    """Return (sessions that differ, readable notes on the first ``limit`` of them, lowest session first).
-
-    Rows are grouped by session (``game``), so a session with a different number of rows
-    (e.g. battles) is named as such; for each differing session the note gives the first
-    table, row within the session, column and both values.
-    """
-    rows = ref.to_rows(results)
+    """Return (sessions that differ, notes on the first ``limit``): see ``tests/sims/differential.py``."""
     n_sessions = len(results[0]["game_ids"]) if results else 1
-    diffs: dict[int, str] = {}
-    for table in TABLES:
-        k_rows = kernel_out[table]
-        names = k_rows.dtype.names
-        r_rows = rows[table]
-        if r_rows:
-            missing, extra = set(names) - set(r_rows[0]), set(r_rows[0]) - set(names)
-            assert not missing, f"{table}: kernel columns the reference does not produce: {sorted(missing)}"
-            assert not extra, f"{table}: reference columns the kernel does not have: {sorted(extra)}"
-        kernel_games, ref_games = defaultdict(list), defaultdict(list)
-        for row in k_rows.tolist():  # tuples of Python scalars in dtype order; column 0 is ``game``
-            kernel_games[row[0]].append(row)
-        for row in r_rows:
-            ref_games[row["game"]].append(tuple(row[name] for name in names))
-        for g in sorted(set(kernel_games) | set(ref_games)):
-            if g in diffs:
-                continue
-            where = f"session {g} (character {g // max(1, n_sessions)})"
-            mine, theirs = kernel_games[g], ref_games[g]
-            if len(mine) != len(theirs):
-                diffs[g] = f"{where}: {table} has {len(mine)} kernel rows, {len(theirs)} reference rows"
-                continue
-            for k, (a, b) in enumerate(zip(mine, theirs, strict=True)):
-                if a != b:
-                    col = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
-                    diffs[g] = (
-                        f"{where}: {table} row {k} column {names[col]!r}: kernel {a[col]!r}, reference {b[col]!r}"
-                    )
-                    break
-    bad = set(diffs)
-    return bad, [diffs[g] for g in sorted(bad)[:limit]]
+    return table_mismatches(
+        kernel_out, ref.to_rows(results), TABLES, lambda g: f"session {g} (character {g // max(1, n_sessions)})", limit
+    )
 
 
 def assert_agree(out: dict, results: list[dict], n_chars: int, what: str) -> None:
