@@ -16,36 +16,60 @@ PRE_STRIKE:
 
 Any required draw that cannot be completed in full ends the session at once (R16):
 ``need(s, n, reason)`` checks it before every draw.
+
+The rules live in four modules: this one (character, sessions, battle set-up, actions,
+drivers), ``zones`` (the draw-pile ring, required draws, dice, hand and Inventory moves),
+``combat`` (the player's and the monster's turns) and ``rewards`` (victory, Inventory
+entry, levels, death). Their functions are re-exported here, so ``kernel.<rule>`` names
+every rule.
 """
 
 import numpy as np
 
 from sims.cardrpg import bots as policies
+from sims.cardrpg.combat import (  # noqa: F401  (re-exported: kernel.<rule> names every rule)
+    ace_club,
+    ace_spade,
+    begin_player_turn,
+    both_out,
+    buyback,
+    can_buyback,
+    can_steal,
+    hand_attack,
+    hit_monster,
+    monster_turn,
+    random_attack,
+    save,
+    sell,
+    spend_ace,
+    suit_order,
+    theft,
+    use_club,
+    use_spade,
+)
+from sims.cardrpg.rewards import (  # noqa: F401
+    after_death,
+    death,
+    enter_inventory,
+    joker_shuffle,
+    level_up,
+    monster_cleanup_victory,
+    victory,
+)
 from sims.cardrpg.state import (
     A_CLUBS,
-    A_DIAMONDS,
-    A_HEARTS,
     A_SPADES,
     HP_DICE,
     JACK,
-    JOKER_RANK,
-    KING,
-    MAX_EVENTS,
     MAX_LEVEL,
     NO_CARD,
-    QUEEN,
     RING,
-    XP_NEXT,
     ActionKind,
-    BothOut,
-    BuybackDestination,
     ClassCard,
     ClassRanks,
     Dice,
-    DicelessKingJoker,
     EndReason,
     EventKind,
-    FaceCombo,
     HandRefill,
     HpReset,
     Kind,
@@ -54,140 +78,43 @@ from sims.cardrpg.state import (
     MonsterKind,
     Outcome,
     Phase,
-    RandomAttackJoker,
     StatRoll,
     Suit,
-    XpOverflow,
     action_a,
     action_b,
     action_kind,
     encode,
     new_state,
 )
+from sims.cardrpg.zones import (  # noqa: F401
+    acts_as,
+    card_die,
+    card_row,
+    combo_rank_of,
+    count_rank,
+    discard,
+    draw_top,
+    end_session,
+    find_ace,
+    hand_add,
+    has_inventory_play,
+    is_ace_power,
+    log_event,
+    monster_cleanup,
+    need,
+    peek_top,
+    power_on,
+    put_bottom,
+    remove_at_hand,
+    roll,
+    take_discard,
+    take_inv,
+)
 from sims.core import rng
 from sims.core.driver import audit, logged_events
 from sims.core.jit import kernel
 
 ACE = 1
-
-# -- bookkeeping ------------------------------------------------------------------------------------
-
-
-@kernel
-def log_event(s, kind: int, card: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
-    m = s.meta
-    k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
-        return
-    e = s.scratch.log[k]
-    e.turn, e.seat, e.kind, e.card, e.target = min(m.battle, 32767), 0, kind, card, m.exchange
-    v, x = value + 0, extra + 0
-    e.value, e.extra = max(-32768, min(v, 32767)), max(-32768, min(x, 32767))
-    m.log_n = k + 1
-
-
-@kernel
-def card_row(s, c: int):
-    """Return card ``c``'s record of this session, starting it if needed."""
-    r = s.tally.cards[c]
-    if not s.tally.touched[c]:
-        s.tally.touched[c] = 1
-        r.game, r.seat, r.card = s.meta.game, 0, c
-        r.times_gained = r.times_used = r.times_stolen = r.times_sold = r.times_lost = 0
-        r.damage = r.hp_restored = r.gold = r.extra_attacks = r.kills = 0
-    return r
-
-
-@kernel
-def power_on(s, power: int) -> bool:
-    """Return True if the Ace power ``power`` (AcePower bit) is in play."""
-    return (s.params.ace_powers & power) != 0
-
-
-# -- the draw pile (a ring: top at lo + n - 1, bottom at lo) ----------------------------------------
-
-
-@kernel
-def draw_top(s) -> int:
-    """Take the top card of the draw pile in place; the caller has checked it is there (``need``)."""
-    q = s.piles
-    q.draw_n -= 1
-    return q.draw[(q.draw_lo + q.draw_n) % RING]
-
-
-@kernel
-def peek_top(s) -> int:
-    """Return the top card of the draw pile without taking it (NO_CARD if empty)."""
-    q = s.piles
-    return NO_CARD if q.draw_n == 0 else q.draw[(q.draw_lo + q.draw_n - 1) % RING]
-
-
-@kernel
-def put_bottom(s, c: int) -> None:
-    """Put card ``c`` under the draw pile in place."""
-    q = s.piles
-    q.draw_lo = (q.draw_lo - 1 + RING) % RING
-    q.draw[q.draw_lo] = c
-    q.draw_n += 1
-
-
-@kernel
-def end_session(s, reason: int) -> None:
-    """Stop the session in place for ``reason`` (EndReason); the battle in progress is abandoned (R16).
-
-    The first reason stands: a level-up roll that fails after a failed Inventory draw does
-    not change why the session ended.
-    """
-    if s.meta.phase == Phase.SESSION_END:
-        return
-    s.meta.end_reason = reason
-    s.meta.phase = Phase.SESSION_END
-
-
-@kernel
-def need(s, n: int, reason: int) -> bool:
-    """Return True if ``n`` cards can be drawn; else end the session for ``reason`` (R16: never a partial draw)."""
-    if s.piles.draw_n >= n:
-        return True
-    end_session(s, reason)
-    return False
-
-
-# -- dice (R2, R20) -------------------------------------------------------------------------------------
-
-
-@kernel
-def card_die(s) -> int:
-    """Return one die rolled with a card (R20): 1-6 (7 or 0 for K / Joker with ``special``); -1 = no card.
-
-    The card goes back under the draw pile. With ``redraw`` a King or Joker is put back and
-    the next card is used; a pile of nothing but Kings and Jokers gives -1.
-    """
-    for _ in range(s.piles.draw_n):
-        if s.piles.draw_n == 0:
-            return -1
-        c = draw_top(s)
-        put_bottom(s, c)
-        card = s.cards[c]
-        if card.kind == Kind.NUMBER or card.kind == Kind.ACE:
-            return (card.value + 1) // 2
-        if card.rank == JACK or card.rank == QUEEN:
-            return 6
-        if s.params.diceless_king_joker == DicelessKingJoker.SPECIAL:
-            return 7 if card.rank == KING else 0
-    return -1
-
-
-@kernel
-def roll(s, lane: int) -> int:
-    """Return one die: a d6 on ``lane``, or a card die (R20); -1 if a card die cannot be drawn."""
-    if s.params.dice == Dice.CARDS:
-        return card_die(s)
-    return rng.randint(s.scratch.rng, lane, 6) + 1
-
-
-# -- the character (R2, R22) ------------------------------------------------------------------------------
 
 
 @kernel
@@ -247,9 +174,6 @@ def create_character(s, character: int) -> bool:
     return True
 
 
-# -- sessions ----------------------------------------------------------------------------------------------
-
-
 @kernel
 def lay_out_deck(s, lane: int) -> None:
     """Put every card but the class card in the draw pile, in id order, and shuffle it in place."""
@@ -303,22 +227,6 @@ def start_session(s) -> None:
 
 
 @kernel
-def hand_add(s, c: int) -> None:
-    """Put card ``c`` at the end of the hand in place."""
-    q = s.piles
-    q.hand[q.hand_n] = c
-    q.hand_n += 1
-
-
-@kernel
-def discard(s, c: int) -> None:
-    """Put card ``c`` on the discard pile in place."""
-    q = s.piles
-    q.discard[q.discard_n] = c
-    q.discard_n += 1
-
-
-@kernel
 def close_session(s) -> None:
     """End the session in place (R16, R19): tallies from the bone pile, everything to the discard pile."""
     m = s.meta
@@ -351,31 +259,6 @@ def close_session(s) -> None:
     while q.bone_n > 0:
         q.bone_n -= 1
         discard(s, q.bone[q.bone_n])
-
-
-@kernel
-def monster_cleanup(s, to_bottom: bool) -> None:
-    """Move the cards in play, the monster's attack pile and (if still there) its bonus cards and card away.
-
-    ``to_bottom``: under the draw pile (a victory, R17); else to the discard pile (death,
-    abandoned battle, session end).
-    """
-    q = s.piles
-    for k in range(q.play_n):
-        put_bottom(s, q.play[k]) if to_bottom else discard(s, q.play[k])
-    q.play_n = 0
-    for k in range(q.mpile_n):
-        put_bottom(s, q.mpile[k]) if to_bottom else discard(s, q.mpile[k])
-    q.mpile_n = 0
-    for k in range(q.bonus_n):
-        discard(s, q.bonus[k])
-    q.bonus_n = 0
-    if s.monster.card != NO_CARD:
-        discard(s, s.monster.card)
-        s.monster.card = NO_CARD
-
-
-# -- battles (R4-R6) ----------------------------------------------------------------------------------
 
 
 @kernel
@@ -476,655 +359,6 @@ def roll_monster_hp(s) -> bool:
     else:
         mon.xp = s.cards[mon.card].value
     return True
-
-
-# -- the player's turn (R8, R9, R11, R14, R15) --------------------------------------------------------------
-
-
-@kernel
-def begin_player_turn(s) -> None:
-    """Open the player's attack turn in place: one hand attack plus one per Club (R14)."""
-    m = s.meta
-    m.attacks_left, m.attacks_made = 1, 0
-    m.phase = Phase.PLAYER
-    if s.piles.hand_n == 0 and not has_inventory_play(s):
-        m.phase = Phase.MONSTER  # R11: out of attack cards, the turn is lost
-
-
-@kernel
-def has_inventory_play(s) -> bool:
-    """Return True if an Inventory card could be played on an attack turn (Spade or A-spade)."""
-    for k in range(s.piles.inv_n):
-        c = s.piles.inv[k]
-        if acts_as(s, c, Suit.SPADE) or is_ace_power(s, c, Suit.SPADE, A_SPADES):
-            return True
-    return False
-
-
-@kernel
-def acts_as(s, c: int, suit: int) -> bool:
-    """Return True if Inventory card ``c`` may be played as a number card of ``suit`` (R14 affinity)."""
-    card = s.cards[c]
-    affinity = s.params.class_powers and s.hero.suit == suit  # classic: no class abilities
-    if card.kind == Kind.NUMBER:
-        return card.suit == suit or affinity
-    if card.kind == Kind.ACE and s.params.affinity_includes_aces:
-        return affinity  # the variant: an Ace may be played as a 1 of the class suit
-    return False
-
-
-@kernel
-def is_ace_power(s, c: int, suit: int, power: int) -> bool:
-    """Return True if ``c`` is the Ace of ``suit`` and its power is in play."""
-    card = s.cards[c]
-    return card.kind == Kind.ACE and card.suit == suit and power_on(s, power)
-
-
-@kernel
-def find_ace(s, suit: int, power: int) -> int:
-    """Return the Inventory index of the Ace of ``suit`` with its power in play, or -1."""
-    for k in range(s.piles.inv_n):
-        if is_ace_power(s, s.piles.inv[k], suit, power):
-            return k
-    return -1
-
-
-@kernel
-def combo_rank_of(s, c: int) -> int:
-    """Return the combo key of hand card ``c``: its rank, or 11 for any face card under ``any_face`` (R8)."""
-    r = s.cards[c].rank
-    if s.params.face_combo == FaceCombo.ANY_FACE and s.cards[c].kind == Kind.FACE:
-        return JACK
-    return r
-
-
-@kernel
-def count_rank(s, rank: int) -> int:
-    """Return how many hand cards have combo key ``rank``."""
-    n = 0
-    for k in range(s.piles.hand_n):
-        n += combo_rank_of(s, s.piles.hand[k]) == rank
-    return n
-
-
-@kernel
-def hit_monster(s, dmg: int) -> bool:
-    """Take ``dmg`` from the monster's HP in place; return True if it is dead (R7)."""
-    mon = s.monster
-    mon.hp -= dmg
-    s.tally.seat.damage_dealt += max(0, dmg)
-    s.tally.battles[s.tally.row].damage_dealt += max(0, dmg)
-    return mon.hp <= 0
-
-
-@kernel
-def random_attack(s, mult: int) -> int:
-    """Resolve one random attack by the player (R9): turn up cards until a number, Ace or Joker.
-
-    Returns the damage; -1 = a Joker turned up (instant kill); -2 = the draw failed (R16).
-    """
-    q = s.piles
-    while True:
-        if not need(s, 1, EndReason.DRAW_FAILED_RANDOM_ATTACK):
-            return -2
-        c = draw_top(s)
-        q.play[q.play_n] = c
-        q.play_n += 1
-        card = s.cards[c]
-        log_event(s, EventKind.RANDOM_TURN, c, mult, 0)
-        if card.kind == Kind.NUMBER or card.kind == Kind.ACE:
-            return mult * int(card.value)
-        if card.kind == Kind.JOKER:
-            return -1 if s.params.random_attack_joker == RandomAttackJoker.INSTANT_KILL else 0
-        mult += 1
-
-
-@kernel
-def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
-    """Play ``count`` hand cards of combo key ``cards_rank`` (or the whole hand) as one attack (R8, R9)."""
-    q = s.piles
-    m = s.meta
-    dmg = 0
-    kill = False
-    played = 0
-    first = NO_CARD
-    k = 0
-    while k < q.hand_n and (whole_hand or played < count):
-        c = q.hand[k]
-        if not whole_hand and combo_rank_of(s, c) != cards_rank:
-            k += 1
-            continue
-        remove_at_hand(s, k)
-        q.play[q.play_n] = c
-        q.play_n += 1
-        played += 1
-        first = c if first == NO_CARD else first
-        card = s.cards[c]
-        if kill:
-            continue  # R9: a turned-up Joker already killed the monster; the rest of the combo is just played
-        if card.kind == Kind.FACE or card.kind == Kind.JOKER:
-            s.tally.seat.random_attacks += 1
-            d = random_attack(s, 2 if card.kind == Kind.JOKER else 1)
-            if d == -2:
-                return  # R16: the session ends, the battle is abandoned
-            if d == -1:
-                kill = True
-            else:
-                dmg += d
-        else:
-            dmg += int(card.value)  # int(): the int8 field must not wrap in plain Python (test-nojit)
-    m.attacks_left -= 1
-    m.attacks_made += 1
-    s.tally.seat.attacks += 1
-    s.tally.seat.cards_attacked += played
-    dead = hit_monster(s, dmg) or kill
-    log_event(s, EventKind.PLAYER_ATTACK, first, dmg, s.monster.hp)
-    if dead:
-        victory(s)
-
-
-@kernel
-def remove_at_hand(s, k: int) -> int:
-    """Remove hand card ``k`` in place (order kept); return it."""
-    q = s.piles
-    c = q.hand[k]
-    for i in range(k, q.hand_n - 1):
-        q.hand[i] = q.hand[i + 1]
-    q.hand_n -= 1
-    return c
-
-
-@kernel
-def take_inv(s, k: int) -> int:
-    """Remove Inventory card ``k`` in place (order kept); return it."""
-    q = s.piles
-    c = q.inv[k]
-    for i in range(k, q.inv_n - 1):
-        q.inv[i] = q.inv[i + 1]
-    q.inv_n -= 1
-    return c
-
-
-@kernel
-def spend_ace(s, k: int) -> int:
-    """Use the Ace at Inventory index ``k`` in place: under the draw pile (R14); return it."""
-    c = take_inv(s, k)
-    put_bottom(s, c)
-    card_row(s, c).times_used += 1
-    s.tally.game.ace_uses += 1
-    log_event(s, EventKind.ACE, c, 0, 0)
-    return c
-
-
-@kernel
-def use_spade(s, k: int) -> None:
-    """Play Inventory card ``k`` as a Spade in place: bonus damage = its value (R14)."""
-    c = take_inv(s, k)
-    discard(s, c)
-    v = s.cards[c].value
-    r = card_row(s, c)
-    r.times_used += 1
-    r.damage += v
-    s.tally.seat.spades_used += 1
-    dead = hit_monster(s, v)
-    log_event(s, EventKind.SPADE, c, v, s.monster.hp)
-    if dead:
-        victory(s)
-
-
-@kernel
-def use_club(s, k: int) -> None:
-    """Play Inventory card ``k`` as a Club in place: one more attack this turn (R14)."""
-    c = take_inv(s, k)
-    discard(s, c)
-    r = card_row(s, c)
-    r.times_used += 1
-    r.extra_attacks += 1
-    s.tally.seat.clubs_used += 1
-    s.meta.attacks_left += 1
-    log_event(s, EventKind.CLUB, c, 0, 0)
-
-
-@kernel
-def ace_spade(s, k: int) -> None:
-    """Kill the monster with the A-spade at Inventory index ``k`` in place (R14)."""
-    c = spend_ace(s, k)
-    r = card_row(s, c)
-    r.kills += 1
-    r.damage += max(0, s.monster.hp)
-    s.monster.hp = 0
-    victory(s)
-
-
-@kernel
-def ace_club(s, k: int) -> None:
-    """Blitz with the A-club at Inventory index ``k`` in place: the whole hand as one attack (R14)."""
-    c = spend_ace(s, k)
-    card_row(s, c).extra_attacks += 1
-    hand_attack(s, 0, 0, True)
-
-
-@kernel
-def can_buyback(s) -> bool:
-    """Return True if a buy-back can be paid: 1 gold, or the A-diamond's free buy-back (R15)."""
-    if s.piles.discard_n == 0:
-        return False
-    if s.hero.gold >= 1:
-        return True
-    limit = s.params.ace_diamond_buybacks
-    return find_ace(s, Suit.DIAMOND, A_DIAMONDS) >= 0 and (limit < 0 or s.meta.luck_used < limit)
-
-
-@kernel
-def buyback(s, i: int) -> None:
-    """Buy back discard-pile card ``i`` in place (R15): the A-diamond pays first, else 1 gold."""
-    q = s.piles
-    m = s.meta
-    c = take_discard(s, i)
-    limit = s.params.ace_diamond_buybacks
-    a = find_ace(s, Suit.DIAMOND, A_DIAMONDS)
-    if a >= 0 and (limit < 0 or m.luck_used < limit):
-        m.luck_used += 1
-        r = card_row(s, q.inv[a])
-        r.times_used += 1
-    else:
-        s.hero.gold -= 1
-        s.tally.seat.gold_spent += 1
-    s.tally.seat.buybacks += 1
-    if s.params.buyback_destination == BuybackDestination.HAND:
-        hand_add(s, c)
-    else:
-        put_bottom(s, c)
-    log_event(s, EventKind.BUYBACK, c, 0, 0)
-
-
-@kernel
-def take_discard(s, i: int) -> int:
-    """Remove discard-pile card ``i`` in place (order kept); return it."""
-    q = s.piles
-    c = q.discard[i]
-    for k in range(i, q.discard_n - 1):
-        q.discard[k] = q.discard[k + 1]
-    q.discard_n -= 1
-    return c
-
-
-@kernel
-def sell(s, k: int) -> None:
-    """A Diamond character sells Inventory card ``k`` for gold equal to its value in place (R14)."""
-    c = take_inv(s, k)
-    discard(s, c)
-    v = s.cards[c].value
-    s.hero.gold += v
-    r = card_row(s, c)
-    r.times_sold += 1
-    r.gold += v
-    s.tally.seat.sold += 1
-    s.tally.seat.gold_gained += v
-    log_event(s, EventKind.SOLD, c, v, 0)
-
-
-# -- the monster's turn (R10, R12, R14, R18) --------------------------------------------------------------
-
-
-@kernel
-def monster_turn(s) -> None:
-    """The monster attacks once in place (R10): damage, Hearts, theft, death; then the player's turn."""
-    m = s.meta
-    q = s.piles
-    h = s.hero
-    m.exchange += 1
-    s.tally.battles[s.tally.row].exchanges = m.exchange
-    if q.mpile_n == 0:
-        if q.hand_n == 0:
-            both_out(s)  # R11: both sides out of attack cards (Inventory cards are not attack cards)
-            return
-        begin_player_turn(s)
-        return
-    mult = 1
-    dmg = 0
-    joker = False
-    ended_by = NO_CARD
-    while q.mpile_n > 0:
-        q.mpile_n -= 1
-        c = q.mpile[q.mpile_n]
-        q.play[q.play_n] = c
-        q.play_n += 1
-        card = s.cards[c]
-        if card.kind == Kind.JOKER:
-            joker = True
-            ended_by = c
-            break
-        if card.kind == Kind.FACE:
-            mult += 1
-            continue
-        dmg = mult * int(card.value)
-        ended_by = c
-        break
-    if mult > 1:
-        s.tally.seat.criticals_taken += 1
-    if joker:
-        log_event(s, EventKind.JOKER_ATTACK, ended_by, 0, 0)
-        a = find_ace(s, Suit.HEART, A_HEARTS)
-        if a < 0:
-            death(s)
-            return
-        c = spend_ace(s, a)  # R10: the A-heart is the only way to survive a Joker
-        card_row(s, c).hp_restored += h.hp_max - h.hp
-        h.hp = h.hp_max
-        s.tally.game.heart_saves += 1
-        log_event(s, EventKind.SAVED, c, h.hp, 0)
-    else:
-        h.hp -= dmg
-        s.tally.seat.damage_taken += dmg
-        s.tally.battles[s.tally.row].damage_taken += dmg
-        log_event(s, EventKind.MONSTER_ATTACK, ended_by, dmg, h.hp)
-        if h.hp <= 0 and not save(s):
-            death(s)
-            return
-    theft(s)
-    begin_player_turn(s)
-
-
-@kernel
-def save(s) -> bool:
-    """Keep the character alive at HP <= 0 if the Inventory allows, in place (R7, R14); return True if saved.
-
-    The highest ordinary Heart (any number card for a Heart character) sets HP to its
-    value; without one, the A-heart restores full HP.
-    """
-    q = s.piles
-    h = s.hero
-    best, best_v = -1, 0
-    for k in range(q.inv_n):
-        c = q.inv[k]
-        if acts_as(s, c, Suit.HEART) and s.cards[c].value > best_v:
-            best, best_v = k, s.cards[c].value
-    if best >= 0:
-        c = take_inv(s, best)
-        discard(s, c)
-        r = card_row(s, c)
-        r.times_used += 1
-        r.hp_restored += best_v - h.hp
-        h.hp = best_v
-        s.tally.seat.hearts_used += 1
-    else:
-        a = find_ace(s, Suit.HEART, A_HEARTS)
-        if a < 0:
-            return False
-        c = spend_ace(s, a)
-        card_row(s, c).hp_restored += h.hp_max - h.hp
-        h.hp = h.hp_max
-    s.tally.game.heart_saves += 1
-    log_event(s, EventKind.SAVED, NO_CARD, h.hp, 0)
-    return True
-
-
-@kernel
-def can_steal(s) -> bool:
-    """Return True if the monster may steal from this class (R12)."""
-    mr = s.cards[s.monster.card].rank
-    cr = s.hero.rank
-    if mr == JOKER_RANK:
-        return True
-    if cr == JACK:
-        return mr in (QUEEN, KING)
-    if cr == QUEEN:
-        return mr == KING
-    return cr == KING and mr == QUEEN  # an Ace class (classic) has no thieves but Jokers
-
-
-@kernel
-def suit_order(s, suit: int, joker: bool) -> int:
-    """Return the tie-break place of ``suit`` (0 = taken first) (R12)."""
-    cs = s.hero.suit
-    if joker:  # spades, hearts, clubs, then the character's suit
-        if suit == cs:
-            return 4
-        return 0 if suit == Suit.SPADE else (1 if suit == Suit.HEART else (2 if suit == Suit.CLUB else 3))
-    if suit == cs:  # the character's suit, then clubs, hearts, spades
-        return 0
-    return 1 if suit == Suit.CLUB else (2 if suit == Suit.HEART else (3 if suit == Suit.SPADE else 4))
-
-
-@kernel
-def theft(s) -> None:
-    """An eligible monster steals one Inventory card in place after its attack (R12)."""
-    if s.monster.card == NO_CARD or not can_steal(s):
-        return
-    if s.params.theft_chance_pct < 100 and rng.randint(s.scratch.rng, Lane.THEFT, 100) >= s.params.theft_chance_pct:
-        return
-    q = s.piles
-    joker = s.cards[s.monster.card].kind == Kind.JOKER
-    s.tally.game.thefts += 1
-    if q.inv_n == 0:
-        if q.draw_n > 0:
-            c = draw_top(s)
-            discard(s, c)
-            log_event(s, EventKind.THEFT, c, -1, 0)
-        return
-    best, best_key = -1, 0
-    for k in range(q.inv_n):
-        card = s.cards[q.inv[k]]
-        if joker:  # Aces first, then the highest value
-            key = (0 if card.kind == Kind.ACE else 100 - int(card.value)) * 8 + suit_order(s, card.suit, True)
-        else:  # the lowest value first (int(): the int8 field must not wrap in plain Python, test-nojit)
-            key = int(card.value) * 8 + suit_order(s, card.suit, False)
-        if best < 0 or key < best_key:
-            best, best_key = k, key
-    c = take_inv(s, best)
-    discard(s, c)
-    card_row(s, c).times_stolen += 1
-    log_event(s, EventKind.THEFT, c, 0, 0)
-
-
-@kernel
-def both_out(s) -> None:
-    """Both sides out of attack cards (R11): fresh cards for both, or a forfeit (a death)."""
-    m = s.meta
-    h = s.hero
-    q = s.piles
-    if s.params.both_out == BothOut.FORFEIT:
-        death(s)
-        s.tally.battles[s.tally.row].outcome = Outcome.FORFEIT  # read by after_death (a King decides later)
-        if s.params.death_ends_session and m.phase == Phase.SESSION_END:
-            m.end_reason = EndReason.FORFEIT_ONE_LIFE
-        return
-    pile = h.level * (2 if s.monster.kind == MonsterKind.JOKER else 1)
-    need_n = max(0, h.str - q.hand_n) + pile
-    if not need(s, need_n, EndReason.DRAW_FAILED_FRESH_CARDS):
-        return
-    while q.hand_n < h.str:
-        hand_add(s, draw_top(s))
-    for k in range(pile):
-        q.mpile[k] = draw_top(s)
-    q.mpile_n = pile
-    log_event(s, EventKind.BOTH_OUT, NO_CARD, need_n, 0)
-    if m.jack_first:
-        m.phase = Phase.MONSTER
-    else:
-        begin_player_turn(s)
-
-
-# -- victory, Inventory, levels (R13, R17) -----------------------------------------------------------------
-
-
-@kernel
-def victory(s) -> None:
-    """The monster is dead (R17): cards under the draw pile, bone pile, XP, Inventory draws, level-up."""
-    m = s.meta
-    q = s.piles
-    h = s.hero
-    mon = s.monster
-    row = s.tally.battles[s.tally.row]
-    row.outcome = Outcome.WON
-    monster_cleanup_victory(s)
-    q.bone[q.bone_n], q.bone_up[q.bone_n] = mon.card, 1
-    q.bone_n += 1
-    card = mon.card
-    mon.card = NO_CARD
-    h.xp += mon.xp
-    row.xp_gained = mon.xp
-    log_event(s, EventKind.VICTORY, card, mon.xp, h.xp)
-    gold0 = h.gold
-    for k in range(q.bonus_n):  # bonus cards first (R13); classic (no Inventory): discarded
-        if s.params.inventory:
-            enter_inventory(s, q.bonus[k])
-        else:
-            discard(s, q.bonus[k])
-    q.bonus_n = 0
-    draws = (2 if h.rank == JACK and s.params.class_powers else 1) if s.params.inventory else 0
-    if draws > 0 and need(s, draws, EndReason.DRAW_FAILED_INVENTORY):  # R16: both a Jack's cards or none
-        for _ in range(draws):
-            enter_inventory(s, draw_top(s))  # a Joker puts cards under the pile: the rest are still there
-    row.gold_gained = h.gold - gold0
-    level_up(s)
-    row.inventory_size, row.hp_end = q.inv_n, h.hp
-    if m.phase != Phase.SESSION_END:
-        m.phase = Phase.BETWEEN
-
-
-@kernel
-def monster_cleanup_victory(s) -> None:
-    """Put the cards in play and the rest of the attack pile under the draw pile in place (R17)."""
-    q = s.piles
-    for k in range(q.play_n):
-        put_bottom(s, q.play[k])
-    q.play_n = 0
-    for k in range(q.mpile_n):
-        put_bottom(s, q.mpile[k])
-    q.mpile_n = 0
-
-
-@kernel
-def enter_inventory(s, c: int) -> None:
-    """Card ``c`` enters the Inventory in place, one at a time (R13)."""
-    q = s.piles
-    card = s.cards[c]
-    h = s.hero
-    if card.kind == Kind.FACE:
-        put_bottom(s, c)
-        log_event(s, EventKind.INVENTORY, c, 0, 0)
-        return
-    if card.kind == Kind.JOKER:
-        joker_shuffle(s, c)
-        return
-    r = card_row(s, c)
-    r.times_gained += 1
-    if card.kind == Kind.NUMBER and card.suit == Suit.DIAMOND:
-        h.gold += card.value  # a Diamond is gold: under the draw pile
-        r.gold += card.value
-        s.tally.seat.gold_gained += card.value
-        put_bottom(s, c)
-        log_event(s, EventKind.INVENTORY, c, card.value, 0)
-        return
-    q.inv[q.inv_n] = c
-    q.inv_n += 1
-    log_event(s, EventKind.INVENTORY, c, 0, 0)
-
-
-@kernel
-def joker_shuffle(s, joker: int) -> None:
-    """A Joker drawn into the Inventory (R13): it, the Inventory (not the A-diamond) and the discard pile go under."""
-    q = s.piles
-    n = 0
-    q.work[n] = joker
-    n += 1
-    k = 0
-    while k < q.inv_n:
-        c = q.inv[k]
-        if is_ace_power(s, c, Suit.DIAMOND, A_DIAMONDS):
-            k += 1
-            continue
-        take_inv(s, k)
-        q.work[n] = c
-        n += 1
-    for k in range(q.discard_n):
-        q.work[n] = q.discard[k]
-        n += 1
-    q.discard_n = 0
-    rng.shuffle(q.work, n, s.scratch.rng, Lane.SHUFFLE)
-    for k in range(n):
-        put_bottom(s, q.work[k])
-    log_event(s, EventKind.JOKER_SHUFFLE, joker, n, 0)
-
-
-@kernel
-def level_up(s) -> None:
-    """Advance levels while XP reaches the next threshold (R17, E19): STR and HP + ceil(d6/2) each."""
-    h = s.hero
-    while h.level < MAX_LEVEL and h.xp >= XP_NEXT[h.level]:
-        a = roll(s, Lane.DICE)
-        b = roll(s, Lane.DICE)
-        if a < 0 or b < 0:
-            end_session(s, EndReason.DRAW_FAILED_DICE)
-            return
-        need_xp = XP_NEXT[h.level]
-        h.str += (a + 1) // 2
-        inc = (b + 1) // 2
-        h.hp_max += inc
-        h.hp += inc
-        h.level += 1
-        h.xp = h.xp - need_xp if s.params.xp_overflow == XpOverflow.CARRY else 0
-        s.tally.game.level_ups += 1
-        log_event(s, EventKind.LEVEL_UP, NO_CARD, h.level, h.str)
-
-
-# -- death (R18) ----------------------------------------------------------------------------------------------
-
-
-@kernel
-def death(s) -> None:
-    """The character dies in place (R18); the King's hand decision comes next if it applies."""
-    m = s.meta
-    q = s.piles
-    h = s.hero
-    row = s.tally.battles[s.tally.row]
-    row.outcome = Outcome.DIED
-    q.bone[q.bone_n], q.bone_up[q.bone_n] = s.monster.card, 0  # face down: a death
-    q.bone_n += 1
-    s.monster.card = NO_CARD
-    monster_cleanup(s, False)  # cards in play, the attack pile and the bonus cards
-    k = 0
-    while k < q.inv_n:  # the Inventory, all but the A-diamond
-        c = q.inv[k]
-        if is_ace_power(s, c, Suit.DIAMOND, A_DIAMONDS):
-            k += 1
-            continue
-        take_inv(s, k)
-        discard(s, c)
-        card_row(s, c).times_lost += 1
-    h.gold = 0
-    if h.rank != QUEEN or not s.params.class_powers:
-        h.xp = 0
-    row.inventory_size, row.hp_end = q.inv_n, h.hp
-    log_event(s, EventKind.DEATH, row.monster_card, 0, 0)
-    if h.rank == KING and q.hand_n > 0 and s.params.class_powers:
-        m.phase = Phase.KING_KEEP
-    else:
-        after_death(s, False)
-
-
-@kernel
-def after_death(s, keep: bool) -> None:
-    """Finish a death in place: the hand (kept by a King who chooses so), then go on or end (R1, R18)."""
-    m = s.meta
-    q = s.piles
-    if not keep:
-        while q.hand_n > 0:
-            q.hand_n -= 1
-            discard(s, q.hand[q.hand_n])
-    m.kept_hand = 1 if keep else 0
-    m.sick = 1
-    s.hero.hp = s.hero.hp_max
-    if s.params.death_ends_session:
-        forfeit = s.tally.battles[s.tally.row].outcome == Outcome.FORFEIT
-        end_session(s, EndReason.FORFEIT_ONE_LIFE if forfeit else EndReason.DEATH_ONE_LIFE)
-    else:
-        m.phase = Phase.BETWEEN
-
-
-# -- actions ------------------------------------------------------------------------------------------------------
 
 
 @kernel
@@ -1282,9 +516,6 @@ def advance(s) -> None:
                 start_session(s)
         else:
             return
-
-
-# -- characters and batches ---------------------------------------------------------------------------------------
 
 
 @kernel
