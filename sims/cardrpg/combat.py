@@ -40,8 +40,6 @@ from sims.cardrpg.zones import (
 from sims.core import rng
 from sims.core.jit import kernel
 
-ACE = 1
-
 
 @kernel
 def begin_player_turn(s) -> None:

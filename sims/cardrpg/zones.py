@@ -18,8 +18,6 @@ from sims.cardrpg.state import (
 from sims.core import rng
 from sims.core.jit import kernel
 
-ACE = 1
-
 
 @kernel
 def log_event(s, kind: int, card: int, value: int, extra: int) -> None:
