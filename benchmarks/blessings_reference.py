@@ -90,7 +90,7 @@ POOLS, BONUS = 0, 1  # Purpose of arranging a hand
 NO_WINNER = -1
 NEVER = -1
 NO_CARD = -1
-REVEAL_TRIES = 64  # kernel.REVEAL_TRIES
+REVEAL_TRIES = 64  # battles.REVEAL_TRIES
 
 # Decisions: SURRENDER_PHASE (play on or give up) and PLAY_PHASE (one card) (state.Phase)
 SURRENDER_PHASE, PLAY_PHASE = 0, 1

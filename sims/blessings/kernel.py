@@ -17,27 +17,37 @@ function calls back into the turn loop (Numba compiles no mutual recursion):
 Invariant of the PLAY phase: ``hand[mover, :to_play]`` are the cards still to play this
 turn; replacements are drawn to the right end, after them (R4, R7). Every rule function
 mutates the state record ``s`` in place.
+
+The rules live in three modules: this one (turns, card actions, drivers), ``zones``
+(bookkeeping, action values, piles) and ``battles`` (battle start and end). Their
+functions are re-exported here, so ``kernel.<rule>`` names every rule.
 """
 
 import numpy as np
 
 from sims.blessings import bots as policies
+from sims.blessings.battles import (  # noqa: F401  (re-exported: kernel.<rule> names every rule)
+    apply_both_pools,
+    apply_pools,
+    bless_rightmost,
+    choose_first,
+    curse_hand,
+    deal_owned,
+    end_at_cap,
+    end_battle,
+    gather,
+    record_battle,
+    start_battle,
+)
 from sims.blessings.state import (
-    MAX_EVENTS,
     NO_CARD,
     ActionKind,
     BattleEnd,
     CardType,
-    DeckMode,
-    DestroyedCards,
     EndReason,
     EventKind,
-    HandOrder,
-    Lane,
     Opening,
     Phase,
-    PoolTarget,
-    Purpose,
     Surrender,
     action_i,
     action_j,
@@ -45,48 +55,24 @@ from sims.blessings.state import (
     encode,
     new_state,
 )
+from sims.blessings.zones import (  # noqa: F401
+    attack_damage,
+    cards_left,
+    clear_card_record,
+    clear_seat,
+    destroy,
+    discard_value,
+    draw,
+    face_bonus,
+    log_event,
+    pool_value,
+    reshuffle,
+)
 from sims.core import rng
 from sims.core.driver import audit, logged_events, mark
 from sims.core.jit import kernel
-from sims.core.piles import pop_top, push, remove_at
+from sims.core.piles import push, remove_at
 from sims.core.records import NEVER, NO_WINNER
-
-REVEAL_TRIES = 64  # first-player reveals before a coin decides (only an all-Attack-0 deck gets there)
-
-# -- bookkeeping ------------------------------------------------------------------------------
-
-
-@kernel
-def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
-    m = s.meta
-    k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
-        return
-    e = s.scratch.log[k]
-    e.turn, e.seat, e.kind, e.card, e.target = min(m.turn, 32767), seat, kind, card, target
-    v, x = value + 0, extra + 0  # + 0: IntEnum arguments become plain ints
-    e.value, e.extra = max(-32768, min(v, 32767)), max(-32768, min(x, 32767))
-    m.log_n = k + 1
-
-
-@kernel
-def clear_seat(st) -> None:
-    """Zero the per-game counters of one ``SEAT_DTYPE`` record in place."""
-    st.score = st.won = st.first = st.battles_started = st.battles_surrendered = 0
-    st.damage_dealt = st.cards_destroyed = st.curse_sent = st.blessing_gained = 0
-    st.bonus_gained = st.cards_lost_to_curses = 0
-    st.attacks = st.blesses = st.curses = st.discards = st.cards_owned = 0
-
-
-@kernel
-def clear_card_record(r, game: int, p: int, c: int) -> None:
-    """Reset one ``CARD_RECORD_DTYPE`` record in place for card ``c`` of seat ``p``."""
-    r.game, r.seat, r.card, r.won, r.in_opening_hand = game, p, c, 0, 0
-    r.first_drawn_turn = r.first_played_turn = NEVER
-    r.times_played = r.times_drawn = r.attacks = r.blesses = r.curses = r.discards = 0
-    r.damage_dealt = r.cards_destroyed = r.curse_sent = r.blessing_gained = 0
-    r.times_destroyed = r.times_cursed = 0
 
 
 @kernel
@@ -105,338 +91,6 @@ def reset(s, game: int, seed: np.uint64) -> None:
         clear_seat(s.tally.seats[p])
     s.pools.bonus = 0
     rng.seed_lanes(s.scratch.rng, seed)
-
-
-# -- cards: values of the four actions (R8, R9) ---------------------------------------------
-
-
-@kernel
-def attack_damage(s, c: int) -> int:
-    """Return the damage card ``c`` deals as an attack: Attack x Impact (R8; face cards: 0)."""
-    return s.cards[c].attack * s.cards[c].impact
-
-
-@kernel
-def face_bonus(s, p: int) -> int:
-    """Return the face-card bonus of seat ``p``'s cards: ``face_bonus`` unless ``p`` is left out (R9)."""
-    return s.params.face_bonus if (s.params.face_bonus_seats >> p) & 1 else 0
-
-
-@kernel
-def pool_value(s, p: int, c: int) -> int:
-    """Return what seat ``p``'s card ``c`` adds as a bless or a curse: Attack + Impact, + face bonus (R9)."""
-    card = s.cards[c]
-    return card.attack + card.impact + (face_bonus(s, p) if card.face else 0)
-
-
-@kernel
-def discard_value(s, p: int, c: int) -> int:
-    """Return the blessing of seat ``p`` discarding card ``c``: Attack + Impact, - face bonus, >= 0 (R9)."""
-    card = s.cards[c]
-    return max(0, card.attack + card.impact - (face_bonus(s, p) if card.face else 0))
-
-
-# -- piles ------------------------------------------------------------------------------------
-
-
-@kernel
-def reshuffle(s, p: int) -> None:
-    """Shuffle seat ``p``'s discard pile into its empty deck in place (R11; never the destroyed pile)."""
-    q = s.piles
-    n = q.discard_n[p]
-    for k in range(n):
-        q.deck[p, k] = q.discard[p, k]
-    q.deck_n[p] = n
-    q.discard_n[p] = 0
-    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
-    log_event(s, EventKind.RESHUFFLE, p, NO_CARD, NO_CARD, n, 0)
-
-
-@kernel
-def draw(s, p: int) -> int:
-    """Draw seat ``p``'s top card to the right end of its hand in place; return it (NO_CARD: nothing to draw, R11)."""
-    q = s.piles
-    if q.deck_n[p] == 0 and s.params.midbattle_reshuffle and q.discard_n[p] > 0:
-        reshuffle(s, p)
-    if q.deck_n[p] == 0:
-        return NO_CARD  # R11: skipped, no penalty
-    c = pop_top(q.deck, q.deck_n, p)
-    push(q.hand, q.hand_n, p, c)
-    q.hp[p, c] = s.params.card_health  # R18
-    r = s.tally.cards[p, c]
-    r.times_drawn += 1
-    if r.first_drawn_turn == NEVER:
-        r.first_drawn_turn = s.meta.turn
-    return c
-
-
-@kernel
-def destroy(s, p: int, i: int) -> int:
-    """Remove seat ``p``'s hand card ``i`` (Health 0) in place to its destroyed or discard pile (R10); return it."""
-    q = s.piles
-    c = remove_at(q.hand, q.hand_n, p, i)
-    if s.params.destroyed_cards == DestroyedCards.RECYCLE:
-        push(q.discard, q.discard_n, p, c)
-    else:
-        push(q.gone, q.gone_n, p, c)
-    return c
-
-
-@kernel
-def cards_left(s, p: int) -> int:
-    """Return seat ``p``'s cards that can still reach its hand this battle (R12)."""
-    q = s.piles
-    n = q.hand_n[p] + q.deck_n[p]
-    return n + q.discard_n[p] if s.params.midbattle_reshuffle else n
-
-
-# -- battle start: pools (R15-R17), deck, first player (R5), opening hands (R6) --------------
-
-
-@kernel
-def bless_rightmost(s, p: int) -> None:
-    """Add seat ``p``'s whole blessing pool to its rightmost card's Health in place (R16; no cap)."""
-    q = s.piles
-    b = s.pools.blessing[p]
-    if b <= 0 or q.hand_n[p] == 0:
-        return
-    c = q.hand[p, q.hand_n[p] - 1]
-    q.hp[p, c] += b
-    log_event(s, EventKind.BLESSED, p, NO_CARD, c, b, q.hp[p, c])
-
-
-@kernel
-def curse_hand(s, p: int) -> int:
-    """Let seat ``p``'s curse pool hit its hand from the left, overflowing, in place (R16); return cards destroyed."""
-    q = s.piles
-    left = s.pools.curse[p]
-    lost = 0
-    while left > 0 and q.hand_n[p] > 0:
-        c = q.hand[p, 0]
-        h = q.hp[p, c]
-        if left >= h:
-            left -= h
-            q.hp[p, c] = 0
-            destroy(s, p, 0)
-            lost += 1
-            s.tally.cards[p, c].times_cursed += 1
-            log_event(s, EventKind.CURSED_AWAY, p, NO_CARD, c, h, 0)
-        else:
-            q.hp[p, c] = h - left
-            log_event(s, EventKind.CURSE_HIT, p, NO_CARD, c, left, q.hp[p, c])
-            left = 0
-    s.tally.seats[p].cards_lost_to_curses += lost
-    return lost
-
-
-@kernel
-def apply_pools(s, p: int) -> bool:
-    """Apply seat ``p``'s curse and blessing pools to its hand in place (R16, R17); return True if wiped out."""
-    if s.params.hand_order == HandOrder.PLAYER_ARRANGED:
-        policies.arrange(s, p, Purpose.POOLS)
-    if s.params.blessing_before_curses:
-        bless_rightmost(s, p)
-    lost = curse_hand(s, p)
-    wiped = s.pools.curse[p] > 0 and s.piles.hand_n[p] == 0  # R17: no curse, no wipe-out
-    if not s.params.blessing_before_curses:
-        bless_rightmost(s, p)
-    b = s.meta.battle  # the battle whose pools these are (start_battle has not counted the next one yet)
-    if b >= 1:
-        row = s.tally.battles[b - 1]
-        if p == 0:
-            row.lost_to_curses_0, row.wiped_0 = lost, wiped
-        else:
-            row.lost_to_curses_1, row.wiped_1 = lost, wiped
-    if wiped:
-        log_event(s, EventKind.WIPED, p, NO_CARD, NO_CARD, 0, 0)
-    return wiped
-
-
-@kernel
-def apply_both_pools(s) -> bool:
-    """Apply both seats' pools (R15-R17), reset them, and end the game on a wipe-out; return True if it ended."""
-    w0 = apply_pools(s, 0)
-    w1 = apply_pools(s, 1)
-    for p in range(2):
-        s.pools.curse[p] = s.pools.blessing[p] = 0  # R17: expended
-    if not (w0 or w1):
-        return False
-    m = s.meta
-    m.phase = Phase.OVER
-    if w0 and w1:
-        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_WIPEOUT
-    else:
-        m.winner, m.end_reason = (1 if w0 else 0), EndReason.WIPEOUT
-    log_event(s, EventKind.GAME_END, m.winner, NO_CARD, NO_CARD, m.end_reason, 0)
-    return True
-
-
-@kernel
-def gather(s, p: int) -> None:
-    """Put every card seat ``p`` owns into its deck, in owned order, and shuffle it in place (R15 step 1)."""
-    q = s.piles
-    n = q.owned_n[p]
-    for k in range(n):
-        q.deck[p, k] = q.owned[p, k]
-    q.deck_n[p] = n
-    q.hand_n[p] = q.discard_n[p] = q.gone_n[p] = 0
-    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
-
-
-@kernel
-def choose_first(s) -> int:
-    """Return the first player of the battle (R5): each seat reveals a random deck card, higher Attack starts.
-
-    Ties reveal again; the revealed cards go back and each deck is reshuffled afterwards.
-    After ``REVEAL_TRIES`` ties (a deck with no Attack at all) a coin decides.
-    """
-    q = s.piles
-    first = -1
-    for _ in range(REVEAL_TRIES):
-        c0 = q.deck[0, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[0])]
-        c1 = q.deck[1, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[1])]
-        a0, a1 = s.cards[c0].attack, s.cards[c1].attack
-        log_event(s, EventKind.REVEAL, 0, c0, NO_CARD, a0, 0)
-        log_event(s, EventKind.REVEAL, 1, c1, NO_CARD, a1, 0)
-        if a0 != a1:
-            first = 0 if a0 > a1 else 1
-            break
-    if first < 0:
-        first = rng.randint(s.scratch.rng, Lane.REVEAL, 2)
-    for p in range(2):
-        rng.shuffle(q.deck[p], q.deck_n[p], s.scratch.rng, Lane.SHUFFLE + p)
-    return first
-
-
-@kernel
-def deal_owned(s) -> None:
-    """Give each seat its cards for the game in place (R3): the whole pool each, or half a shuffled pool each."""
-    q = s.piles
-    n = s.meta.n_cards
-    game = s.meta.game
-    if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
-        order = q.deck[0]  # scratch use before the first gather
-        for c in range(n):
-            order[c] = c
-        rng.shuffle(order, n, s.scratch.rng, Lane.SETUP)
-        half = n // 2  # an odd pool leaves its last card out
-        for p in range(2):
-            for k in range(half):
-                q.owned[p, k] = order[p * half + k]
-            q.owned_n[p] = half
-            for k in range(half):  # owned lists in id order: card records come out sorted
-                c = q.owned[p, k]
-                j = k
-                while j > 0 and q.owned[p, j - 1] > c:
-                    q.owned[p, j] = q.owned[p, j - 1]
-                    j -= 1
-                q.owned[p, j] = c
-    else:
-        for p in range(2):
-            for c in range(n):
-                q.owned[p, c] = c
-            q.owned_n[p] = n
-    for p in range(2):
-        s.tally.seats[p].cards_owned = q.owned_n[p]
-        for k in range(q.owned_n[p]):
-            c = q.owned[p, k]
-            clear_card_record(s.tally.cards[p, c], game, p, c)
-            if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
-                log_event(s, EventKind.OWNED, p, c, NO_CARD, k, 0)
-
-
-@kernel
-def end_at_cap(s) -> None:
-    """End the game unresolved in place: ``max_battles`` battles and no wipe-out (R19)."""
-    m = s.meta
-    m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.BATTLE_CAP
-    log_event(s, EventKind.GAME_END, NO_WINNER, NO_CARD, NO_CARD, m.end_reason, 0)
-
-
-@kernel
-def start_battle(s) -> None:
-    """Run the start of the next battle in place (R5, R6, R15-R17, R19); set TURN_START or OVER.
-
-    ``meta.battle`` still numbers the battle that just ended while its pools are applied.
-    """
-    m = s.meta
-    carry = s.params.pool_target == PoolTarget.CARRYOVER_HAND
-    if m.battle >= 1 and carry:
-        if apply_both_pools(s):
-            return  # R15 carryover: pools hit the hand left from the last battle
-        if m.battle >= s.params.max_battles:
-            end_at_cap(s)  # R19; no hands are dealt for a battle that is not played
-            return
-    for p in range(2):
-        gather(s, p)
-    first = choose_first(s)
-    opening = 3 if s.params.opening == Opening.THREE_PLUS_TWO else 5
-    for p in range(2):
-        for _ in range(opening):
-            c = draw(s, p)
-            if c != NO_CARD and m.battle == 0:
-                s.tally.cards[p, c].in_opening_hand = 1
-        log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
-    if m.battle >= 1 and not carry and apply_both_pools(s):
-        return  # R15 fresh hand: pools hit the new hands
-    if m.battle >= s.params.max_battles:  # R19: the last battle's pools are applied and no one is wiped out
-        end_at_cap(s)
-        return
-    m.battle += 1
-    log_event(s, EventKind.BATTLE, first, NO_CARD, NO_CARD, m.battle, 0)
-    m.battle_first = m.mover = first
-    if m.battle == 1:
-        m.first_seat = first
-        s.tally.seats[first].first = 1
-    s.tally.seats[first].battles_started += 1
-    m.battle_turn = 0
-    m.own_turns[0] = m.own_turns[1] = 0
-    m.phase = Phase.TURN_START
-
-
-# -- battle end (R12-R14, R19) ------------------------------------------------------------------------
-
-
-@kernel
-def record_battle(s, winner: int, how: int) -> None:
-    """Write the row of the battle that just ended into ``s.tally.battles`` in place."""
-    m = s.meta
-    q = s.piles
-    row = s.tally.battles[m.battle - 1]
-    row.game, row.turn, row.seat, row.turns = m.game, m.battle, m.battle_first, m.battle_turn
-    row.winner, row.how = winner, how
-    row.score_0, row.score_1 = s.pools.wins[0], s.pools.wins[1]
-    row.curse_pool_0, row.curse_pool_1 = s.pools.curse[0], s.pools.curse[1]
-    row.blessing_pool_0, row.blessing_pool_1 = s.pools.blessing[0], s.pools.blessing[1]
-    row.winner_bonus = s.pools.bonus
-    row.cards_left_0 = q.hand_n[0] + q.deck_n[0] + q.discard_n[0]  # all three piles, whatever R12 counts
-    row.cards_left_1 = q.hand_n[1] + q.deck_n[1] + q.discard_n[1]
-    row.hand_0, row.hand_1 = q.hand_n[0], q.hand_n[1]
-    row.lost_to_curses_0 = row.lost_to_curses_1 = row.wiped_0 = row.wiped_1 = 0
-
-
-@kernel
-def end_battle(s, winner: int, how: int) -> None:
-    """End the current battle in place: winner's bonus (R14), battle row, then the next battle's start."""
-    m = s.meta
-    q = s.piles
-    s.pools.bonus = 0
-    if winner != NO_WINNER:
-        if s.params.hand_order == HandOrder.PLAYER_ARRANGED:
-            policies.arrange(s, winner, Purpose.BONUS)
-        n = q.hand_n[winner]
-        bonus = s.cards[q.hand[winner, n - 1]].attack if n > 0 else 0  # R14: 0 for a face card or an empty hand
-        s.pools.bonus = bonus
-        s.pools.blessing[winner] += bonus
-        s.pools.wins[winner] += 1
-        s.tally.seats[winner].bonus_gained += bonus
-    m.final_how = how
-    log_event(s, EventKind.BATTLE_END, winner, NO_CARD, NO_CARD, how, s.pools.bonus)
-    record_battle(s, winner, how)
-    m.phase = Phase.BATTLE_START
-
-
-# -- turns -------------------------------------------------------------------------------------------
 
 
 @kernel
@@ -505,9 +159,6 @@ def advance(s) -> None:
             end_turn(s)
         else:
             return
-
-
-# -- the four card actions (R7-R9) --------------------------------------------------------------------
 
 
 @kernel
@@ -630,9 +281,6 @@ def apply_action(s, a: int) -> None:
     else:
         play_card(s, kind, action_i(a), action_j(a))
     advance(s)
-
-
-# -- games ------------------------------------------------------------------------------------------
 
 
 @kernel
