@@ -26,60 +26,26 @@ Usage::
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-# ---------------------------------------------------------------------------------------
-# RNG: sims/core/rng.py with Python ints (splitmix64 lanes, 64-bit wrap-around by masking)
-# ---------------------------------------------------------------------------------------
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # benchmarks/ is not a package: its modules import each other by file name
+    sys.path.insert(0, str(HERE))
 
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
+from reference_rng import Rng, game_seed  # noqa: E402
+
+# ---------------------------------------------------------------------------------------
+# RNG: reference_rng.py (a bit-exact port of sims/core/rng.py)
+# ---------------------------------------------------------------------------------------
 
 N_LANES = 5
 LANE_SETUP = 0  # first seat, deck building
 LANE_SHUFFLE = 1  # + seat: that seat's deck shuffles
 LANE_BOT = 3  # + seat: that seat's bot decisions
-
-
-def mix64(z: int) -> int:
-    """Return the splitmix64 finaliser of ``z``."""
-    z = ((z ^ (z >> 30)) * _M1) & MASK64
-    z = ((z ^ (z >> 27)) * _M2) & MASK64
-    return z ^ (z >> 31)
-
-
-def game_seed(root_seed: int, g: int) -> int:
-    """Return the seed of game ``g`` of a run: a hash of ``(root_seed, g)``."""
-    return mix64((root_seed & MASK64) ^ mix64((((g & MASK64) * GOLDEN) + GOLDEN) & MASK64))
-
-
-class Rng:
-    """A game's random lanes (each a splitmix64 generator)."""
-
-    __slots__ = ("lanes",)
-
-    def __init__(self, seed: int, n_lanes: int = N_LANES) -> None:
-        self.lanes = [mix64((seed + (lane + 1) * GOLDEN) & MASK64) for lane in range(n_lanes)]
-
-    def next_u64(self, lane: int) -> int:
-        """Advance ``lane``; return its next 64 random bits."""
-        z = (self.lanes[lane] + GOLDEN) & MASK64
-        self.lanes[lane] = z
-        return mix64(z)
-
-    def randint(self, lane: int, n: int) -> int:
-        """Return a uniform integer in ``[0, n)``: multiply-shift on the high 32 bits."""
-        return ((self.next_u64(lane) >> 32) * n) >> 32
-
-    def shuffle(self, items: list, lane: int) -> None:
-        """Shuffle ``items`` in place: Fisher-Yates from the top, like ``rng.shuffle``."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randint(lane, i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 # ---------------------------------------------------------------------------------------
@@ -260,7 +226,7 @@ class Game:
         self.rules = rules = ref.rules
         self.cards = ref.cards
         self.index, self.seed = index, seed
-        self.rng = Rng(seed)
+        self.rng = Rng(seed, N_LANES)
         self.turn = 0
         self.mover = self.first_seat = 0
         self.phase = PLAY_PHASE

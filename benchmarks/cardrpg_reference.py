@@ -4,7 +4,7 @@ This file re-implements ``sims/cardrpg`` (rulings R1-R22 in ``../shared/rulings/
 with lists, a deque, small classes and Python ints: no numpy and no Numba in the game loop.
 It plays *the same characters and sessions* as the kernel:
 
-- the same RNG: the splitmix64 port of ``benchmarks/cardinger_reference.py`` (imported),
+- the same RNG: the splitmix64 port in ``benchmarks/reference_rng.py`` (imported),
   with the 6 lanes of ``state.Lane`` (SETUP 0, SHUFFLE 1, DICE 2, THEFT 3, BOT 4, SPARE 5);
 - the same random numbers in the same order: the creation dice (or the diceless creation
   deck), each session's shuffle of the 53 cards in id order minus the class card, monster
@@ -38,7 +38,6 @@ Usage::
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from collections import deque
@@ -47,25 +46,16 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # benchmarks/ is not a package: its modules import each other by file name
+    sys.path.insert(0, str(HERE))
+
+from reference_rng import Rng, game_seed  # noqa: E402
+
 # ---------------------------------------------------------------------------------------
-# RNG: reused from the Cardinger reference (a bit-exact port of sims/core/rng.py)
+# RNG: reference_rng.py (a bit-exact port of sims/core/rng.py)
 # ---------------------------------------------------------------------------------------
 
-
-def _cardinger_reference():
-    """Return ``benchmarks/cardinger_reference.py`` as a module (``benchmarks`` is not a package)."""
-    name = "cardinger_reference"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("cardinger_reference.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look the module up while the file executes
-    spec.loader.exec_module(module)
-    return module
-
-
-_cr = _cardinger_reference()
-Rng, game_seed, mix64 = _cr.Rng, _cr.game_seed, _cr.mix64
 
 N_LANES = 6  # state.N_LANES
 LANE_SETUP = 0  # creation dice, the diceless creation deck
