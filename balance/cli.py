@@ -21,11 +21,11 @@ def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from balance.io import RunError
-        from sims.core import CardDataError, ParamError
+        from sims.core import CardDataError, ParamError, ScenarioError
 
         try:
             return func(*args, **kwargs)
-        except (SpecError, RunError, CardDataError, ParamError) as exc:
+        except (SpecError, RunError, CardDataError, ParamError, ScenarioError) as exc:
             raise click.ClickException(str(exc)) from None
         except KeyboardInterrupt:
             raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
@@ -292,3 +292,33 @@ def bench(game: str, games_per_pairing: int, e2e: int, workers: int) -> None:
     from balance.bench import bench_game
 
     bench_game(game, games_per_pairing=games_per_pairing, end_to_end=e2e, workers=workers, echo=click.echo)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--quiet", "-q", is_flag=True, help="Print only the PASS/FAIL line of passing scenarios.")
+@friendly
+def scenario(files: tuple[str, ...], quiet: bool) -> None:
+    """Play rule scenarios (TOML: position, moves, expected outcome) and print PASS or FAIL.
+
+    Each FILE states a position, the cards played and choices made, and an [expect]
+    table; the game's own kernel plays it. Prints the resulting table state and every
+    expected key that differs. Exits 1 if any scenario fails; a position the rules could
+    not produce is a one-line error naming the file and key. The format is in
+    sims/core/scenario.py and each game's RULES.md.
+
+    \b
+    Example:
+      balance scenario tests/sims/cardia/scenarios/*.toml
+    """
+    from balance.scenario import format_result, run_scenario
+
+    failed = 0
+    for path in files:
+        result = run_scenario(path)
+        failed += not result.passed
+        for line in format_result(result, verbose=not quiet):
+            click.echo(line)
+    click.echo(f"{len(files) - failed} passed, {failed} failed")
+    if failed:
+        raise SystemExit(1)

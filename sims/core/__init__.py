@@ -18,6 +18,7 @@ from sims.core.cards import (
 )
 from sims.core.jit import kernel
 from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, SOLO_CORE_COLUMNS, TABLES, core_columns
+from sims.core.scenario import Outcome, ScenarioError
 from sims.core.spec import GameSpec, ParamError, Variant
 
 __all__ = [
@@ -32,7 +33,9 @@ __all__ = [
     "CardPool",
     "Column",
     "GameSpec",
+    "Outcome",
     "ParamError",
+    "ScenarioError",
     "Variant",
     "bool_column",
     "core_columns",

@@ -51,6 +51,10 @@ class GameSpec:
     ``replay(params, pool, decks, bots, weights, root_seed, game) -> list[str]`` re-plays
     one game from its seed and returns a readable turn-by-turn log.
 
+    ``play_scenario(params, pool, scenario, source) -> Outcome`` (optional) plays a rule
+    scenario written by a designer (``sims.core.scenario``): a stated position, the moves
+    made in it, and the observed outcome. ``None`` for a game that has not adopted it.
+
     ``turn_unit`` names the grain of the ``turns`` table. A game played in turns records
     one row per turn; a game played in larger steps (Blessings & Curses: battles) may
     record one row per step instead, with the core column ``turn`` numbering the steps
@@ -77,6 +81,7 @@ class GameSpec:
     check_games: Callable[..., None]
     default_variant: str = "modern"
     turn_unit: str = "turn"  # what one row of the ``turns`` table is: "turn", or e.g. "battle"
+    play_scenario: Callable[..., Any] | None = None  # sims.core.scenario; None: not adopted yet
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
