@@ -75,11 +75,17 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
         click.option("--tables", default=None, help="Tables to record [default games,seats,cards,turns]."),
-        click.option("--workers", "-w", type=int, default=None, help="Processes [default 1]."),
+        click.option(
+            "--workers", "-w", type=int, default=None, help="Processes [default: the CPUs this process may use]."
+        ),
         click.option("--chunk-size", type=int, default=None, help=f"Games per chunk [default {DEFAULT_CHUNK}]."),
         click.option("--out", "-o", default=None, help="Directory for runs [default runs]."),
         click.option("--name", default=None, help="Run id (directory name) instead of a generated one."),
-        click.option("--cluster", default=None, help="Dask scheduler address, or 'local' for a LocalCluster."),
+        click.option(
+            "--cluster",
+            default=None,
+            help="Dask scheduler address (tcp://host:8786), or local[:N] for a LocalCluster of N workers.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)

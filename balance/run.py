@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import multiprocessing as mp
+import os
 import platform
 import shutil
 import subprocess
@@ -186,7 +187,13 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else None
         arrow = io.records_to_table(recs, enums=enums.get(table), names=names, constants=constants)
         io.write_part(arrow, run_dir / table, index)
-    return {"index": index, "n_games": n, "play_s": played - start, "write_s": time.perf_counter() - played}
+    return {
+        "index": index,
+        "n_games": n,
+        "play_s": played - start,
+        "write_s": time.perf_counter() - played,
+        "pid": os.getpid(),
+    }
 
 
 def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progress: bool) -> None:
@@ -217,7 +224,7 @@ def _map_chunks(
         for a in args:
             yield play_chunk_to_parts(*a)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(args)), mp_context=mp.get_context("spawn")) as pool:
         yield from _as_completed(pool, args)
 
 
@@ -228,14 +235,25 @@ def _as_completed(executor: Executor, args: list[tuple[Any, ...]]) -> Iterable[d
 
 
 def _on_dask(cluster: str, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
-    """Run chunks on a Dask cluster (``local`` starts a LocalCluster); chunks are idempotent."""
+    """Run chunks on a Dask cluster: ``local`` / ``local:N`` starts a LocalCluster, else a scheduler address.
+
+    Workers write their parts straight to the run directory (shared storage for a real
+    cluster) and send back only a small summary. A chunk is idempotent (a rerun writes the
+    same bytes under the same name), so Dask may retry it on another worker when its worker
+    dies (``distributed.scheduler.allowed-failures``, 3 by default).
+    """
     from dask.distributed import Client, LocalCluster
 
-    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True) if cluster == "local" else None
-    with Client(local if local is not None else cluster) as client:
-        yield from _as_completed(client.get_executor(pure=False), args)
-    if local is not None:
-        local.close()
+    local = None
+    if cluster == "local" or cluster.startswith("local:"):
+        n = int(cluster.partition(":")[2] or 2)
+        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with Client(local if local is not None else cluster) as client:
+            yield from _as_completed(client.get_executor(pure=False), args)
+    finally:
+        if local is not None:
+            local.close()
 
 
 class Progress:

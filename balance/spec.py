@@ -10,7 +10,7 @@ A spec file looks like::
     n_games = 200000
     seed = 1
     bots = ["greedy", "greedy"]   # one per seat
-    workers = 2
+    workers = 2                   # default: every CPU this process may use
     tables = ["games", "seats", "cards", "turns"]
 
     [params]                      # rule overrides on top of the variant
@@ -26,6 +26,7 @@ A spec file looks like::
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -38,6 +39,16 @@ import sims
 from sims.core import TABLES, CardDataError, CardPool, GameSpec, ParamError, load_decks
 
 DEFAULT_CHUNK = 50_000
+MAX_SEED = 2**64 - 1  # the root seed is an unsigned 64-bit key of the counter-based RNG
+MAX_GAMES = 2**31 - 1  # game ids are int64 in the tables, but kernels index games with int32 headroom
+
+
+def default_workers() -> int:
+    """Return how many CPUs this process may use (its affinity mask, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 class SpecError(ValueError):
@@ -59,7 +70,7 @@ class RunSpec:
     decks_file: str | None = None
     deck_names: tuple[str, ...] = ()
     tables: tuple[str, ...] = TABLES
-    workers: int = 1
+    workers: int = field(default_factory=default_workers)
     chunk_size: int = DEFAULT_CHUNK
     out: str = "runs"
     name: str | None = None
@@ -145,10 +156,7 @@ def resolve(spec: RunSpec) -> Resolved:
         raise SpecError(f"unknown game {spec.game!r}; known games: {', '.join(sims.available())}")
     game = sims.load(spec.game)
     variant = spec.variant or game.default_variant
-    if spec.n_games < 1:
-        raise SpecError(f"n_games must be at least 1, got {spec.n_games}")
-    if spec.workers < 1 or spec.chunk_size < 1:
-        raise SpecError("workers and chunk_size must be at least 1")
+    check_sizes(spec)
     bad_tables = [t for t in spec.tables if t not in TABLES]
     if bad_tables or not {"games", "seats"} <= set(spec.tables):
         raise SpecError(
@@ -175,6 +183,24 @@ def resolve(spec: RunSpec) -> Resolved:
         raise SpecError(str(exc)) from None
     bot_ids = np.array([game.bots.index(b) for b in spec.bots], dtype=np.int64)
     return Resolved(spec, game, variant, params, pool, decks, bot_ids, weights)
+
+
+def check_sizes(spec: RunSpec) -> None:
+    """Raise ``SpecError`` unless seed, game count, workers and chunk size are in range."""
+    if not 0 <= spec.seed <= MAX_SEED:
+        raise SpecError(f"seed must be a whole number from 0 to {MAX_SEED}, got {spec.seed}")
+    if not 1 <= spec.n_games <= MAX_GAMES:
+        raise SpecError(f"n_games must be from 1 to {MAX_GAMES:,}, got {spec.n_games}")
+    if spec.workers < 1 or spec.chunk_size < 1:
+        raise SpecError(f"workers and chunk_size must be at least 1, got {spec.workers} and {spec.chunk_size}")
+    if spec.chunk_size > MAX_GAMES:
+        raise SpecError(f"chunk_size must be at most {MAX_GAMES:,}, got {spec.chunk_size}")
+    if spec.cluster is not None and not spec.cluster.strip():
+        raise SpecError("cluster must be a Dask scheduler address, 'local' or 'local:N'")
+    if spec.cluster and spec.cluster.startswith("local:"):
+        count = spec.cluster.removeprefix("local:")
+        if not count.isdigit() or not 1 <= int(count) <= 256:
+            raise SpecError(f"cluster {spec.cluster!r}: expected local:N with N workers from 1 to 256")
 
 
 def _fixed_decks(spec: RunSpec, pool: CardPool, deck_size: int) -> np.ndarray:

@@ -12,4 +12,4 @@ from balance.spec import RunSpec
 @pytest.fixture
 def small_spec(tmp_path):
     """A 600-game greedy-vs-greedy Cardinger spec writing under tmp_path."""
-    return RunSpec(game="cardinger", n_games=600, seed=3, out=str(tmp_path / "runs"), chunk_size=250)
+    return RunSpec(game="cardinger", n_games=600, seed=3, out=str(tmp_path / "runs"), chunk_size=250, workers=1)

@@ -1,0 +1,166 @@
+"""Reliability at scale: default workers, seed bounds, Dask worker loss, SIGKILL at random moments."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from balance import io
+from balance.cli import cli
+from balance.io import load_run
+from balance.run import resume, run
+from balance.spec import MAX_SEED, RunSpec, SpecError, default_workers, resolve
+
+run_module = importlib.import_module("balance.run")
+SORT = {"games": ["game"], "seats": ["game", "seat"], "cards": ["game", "seat", "card"], "turns": ["game", "turn"]}
+BALANCE = Path(sys.executable).with_name("balance")
+
+
+def tables(path):
+    loaded = load_run(path)
+    frames = {"games": loaded.games, "seats": loaded.seats, "cards": loaded.cards, "turns": loaded.turns}
+    return {t: lf.collect().drop("run_id", "chunk", strict=False).sort(SORT[t]) for t, lf in frames.items()}
+
+
+def assert_same_tables(a, b):
+    for table in SORT:
+        assert a[table].height > 0, table
+        assert a[table].equals(b[table]), table
+
+
+def test_workers_default_to_the_cpus_this_process_may_use():
+    assert RunSpec(game="cardinger").workers == default_workers() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, 99999999999999999999999])
+def test_out_of_range_seed_is_one_line_error_and_writes_nothing(tmp_path, seed):
+    result = CliRunner().invoke(cli, ["run", "-g", "cardinger", "-n", "10", "--seed", str(seed), "-o", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "seed must be a whole number from 0 to" in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_largest_seed_is_accepted(tmp_path):
+    path = run(RunSpec(game="cardinger", n_games=20, seed=MAX_SEED, out=str(tmp_path), name="big", workers=1))
+    assert load_run(path).games.collect().height == 20
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"n_games": 2**31}, "n_games must be from 1 to"),
+        ({"chunk_size": 0}, "workers and chunk_size must be at least 1"),
+        ({"workers": 0}, "workers and chunk_size must be at least 1"),
+        ({"cluster": "local:x"}, "expected local:N"),
+        ({"cluster": " "}, "cluster must be a Dask scheduler address"),
+    ],
+)
+def test_out_of_range_sizes_are_spec_errors(change, message):
+    with pytest.raises(SpecError, match=message):
+        resolve(replace(RunSpec(game="cardinger"), **change))
+
+
+@pytest.mark.slow
+def test_dask_cluster_survives_a_killed_worker(small_spec, tmp_path):
+    """Two workers; one worker process is SIGKILLed mid-run; retried chunks give the same tables."""
+    from dask.distributed import Client, LocalCluster
+
+    spec = replace(small_spec, n_games=3000, chunk_size=150)
+    reference = tables(run(replace(spec, name="one")))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            pids = list(client.run(os.getpid).values())
+        parts = Path(spec.out) / "dask" / "games"
+        killed: list[int] = []
+
+        def kill_one_when_running():
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and len(list(parts.glob("part-*.parquet"))) < 3:
+                time.sleep(0.02)
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+        killer = threading.Thread(target=kill_one_when_running)
+        killer.start()
+        path = run(replace(spec, cluster=cluster.scheduler_address, name="dask"))
+        killer.join()
+    assert killed, "the worker was never killed"
+    manifest = io.json.loads((path / io.MANIFEST).read_text())
+    assert all(c["status"] == "done" for c in manifest["chunks"])
+    assert_same_tables(tables(path), reference)
+
+
+CRASH_ARGS = ["run", "-g", "cardinger", "-n", "4000", "--seed", "11", "--chunk-size", "200", "-q"]
+
+
+def _start(out: Path, name: str, workers: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [str(BALANCE), *CRASH_ARGS, "-w", str(workers), "-o", str(out), "--name", name],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _chunks_done(path: Path) -> tuple[int, int]:
+    manifest = path / io.MANIFEST
+    if not manifest.exists():
+        return 0, 0
+    chunks = io.json.loads(manifest.read_text())["chunks"]
+    return sum(c["status"] == "done" for c in chunks), len(chunks)
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_then_resume_loses_and_duplicates_nothing(tmp_path):
+    """20 runs killed with SIGKILL (the main process, or its whole process group) at random moments (during
+    start-up, or after a random number of finished chunks), each resumed: every run ends with the
+    uninterrupted run's tables, every game once, no temporary file left."""
+    out = tmp_path / "crash"
+    timings = {}
+    for workers in (1, 2):
+        t0 = time.monotonic()
+        assert _start(out, f"ref{workers}", workers).wait() == 0
+        timings[workers] = time.monotonic() - t0
+    reference = tables(out / "ref1")
+    assert_same_tables(tables(out / "ref2"), reference)
+    rng = random.Random(20261123)
+    mid_run = 0
+    for trial in range(20):
+        workers = 1 + trial % 2
+        name = f"t{trial}"
+        proc = _start(out, name, workers)
+        if trial % 5 == 0:  # during start-up, before or while the run directory is made
+            time.sleep(rng.uniform(0.05, 1.0) * timings[workers])
+        else:  # after a random number of finished chunks, a random few milliseconds into the next
+            target = rng.randrange(20)
+            while proc.poll() is None and _chunks_done(out / name)[0] < target:
+                time.sleep(0.002)
+            time.sleep(rng.uniform(0.0, 0.05))
+        with contextlib.suppress(ProcessLookupError):
+            if trial % 4 < 2:
+                os.killpg(proc.pid, signal.SIGKILL)  # the whole run: main process and its workers
+            else:
+                os.kill(proc.pid, signal.SIGKILL)  # the main process only: orphaned workers may still write
+        proc.wait()
+        path = out / name
+        done, total = _chunks_done(path)
+        mid_run += 0 < done < total
+        if not (path / io.MANIFEST).exists():
+            continue  # killed before the run directory had a manifest: nothing to resume
+        resume(path, workers=1)  # in this process: the resumed chunks are played here
+        assert_same_tables(tables(path), reference)
+        assert not list(path.glob("*/.*.tmp"))
+    assert mid_run >= 10, f"only {mid_run} of 20 kills landed between the first and the last chunk"
