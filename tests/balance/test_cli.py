@@ -72,7 +72,8 @@ BAD_INPUTS = [
     (["run", "-g", "cardinger", "--bots", "greedy"], "needs 2 name(s)"),
     (["run", "-g", "cardinger", "--weight", "greedy.nope=1"], "unknown weight(s) ['nope']"),
     (["run", "-g", "cardinger", "--tables", "games,moves"], "tables must include"),
-    (["run", "-g", "cardinger", "-n", "0"], "n_games must be at least 1"),
+    (["run", "-g", "cardinger", "-n", "0"], "n_games must be from 1 to"),
+    (["run", "-g", "cardinger", "--seed", "-1"], "seed must be a whole number from 0 to"),
 ]
 
 
