@@ -15,6 +15,25 @@ from balance.spec import DEFAULT_CHUNK, RunSpec, SpecError, read_spec
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class Whole(click.ParamType):
+    """A whole number written with ASCII digits (click's ``int`` also takes "١" or "1_000")."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """Return ``value`` as an int, or fail with click's one-line usage error."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        return int(text)
+
+
+WHOLE = Whole()
+
+
 def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn our input errors into one-line ``click`` errors (no traceback)."""
 
@@ -64,9 +83,9 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The options shared by ``run`` and ``compare`` (one per ``RunSpec`` field)."""
     options = [
         click.option("--game", "-g", help="Game to simulate (see `balance games`).", default=None),
-        click.option("-n", "--n-games", type=int, default=None, help="Number of games [default 10000]."),
-        click.option("--seed", type=int, default=None, help="Root seed; game g uses hash(seed, g) [default 1]."),
-        click.option("--bots", default=None, help="Bot per seat, comma-separated [default greedy,greedy]."),
+        click.option("-n", "--n-games", type=WHOLE, default=None, help="Number of games [default 10000]."),
+        click.option("--seed", type=WHOLE, default=None, help="Root seed; game g uses hash(seed, g) [default 1]."),
+        click.option("--bots", default=None, help="Bot per seat, comma-separated [default: greedy in every seat]."),
         click.option("--param", "-p", "params", multiple=True, help="Rule override KEY=VALUE (repeatable)."),
         click.option("--weight", "weights", multiple=True, help="Bot weight BOT.KEY=VALUE (repeatable)."),
         click.option("--cards", "cards_file", default=None, help="Card pool CSV instead of the game's own."),
@@ -76,9 +95,9 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
         click.option("--tables", default=None, help="Tables to record [default games,seats,cards,turns]."),
         click.option(
-            "--workers", "-w", type=int, default=None, help="Processes [default: the CPUs this process may use]."
+            "--workers", "-w", type=WHOLE, default=None, help="Processes [default: the CPUs this process may use]."
         ),
-        click.option("--chunk-size", type=int, default=None, help=f"Games per chunk [default {DEFAULT_CHUNK}]."),
+        click.option("--chunk-size", type=WHOLE, default=None, help=f"Games per chunk [default {DEFAULT_CHUNK}]."),
         click.option("--out", "-o", default=None, help="Directory for runs [default runs]."),
         click.option("--name", default=None, help="Run id (directory name) instead of a generated one."),
         click.option(
@@ -258,7 +277,7 @@ def compare(runs: tuple[str, ...], variants: str | None, report_dir: str | None,
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.argument("game", type=int)
+@click.argument("game", type=WHOLE)
 @friendly
 def replay(run_dir: str, game: int) -> None:
     """Print a readable turn-by-turn log of one game of a run (re-simulated from its seed).
@@ -275,16 +294,16 @@ def replay(run_dir: str, game: int) -> None:
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--game", "-g", default="cardinger", show_default=True, help="Game to benchmark.")
-@click.option("--games-per-pairing", type=int, default=200_000, show_default=True, help="Games per bot pairing.")
+@click.option("--games-per-pairing", type=WHOLE, default=200_000, show_default=True, help="Games per bot pairing.")
 @click.option(
     "--end-to-end",
     "e2e",
-    type=int,
+    type=WHOLE,
     default=1_000_000,
     show_default=True,
     help="Games for the run -> report timing (0 to skip).",
 )
-@click.option("--workers", "-w", type=int, default=2, show_default=True, help="Processes for the end-to-end run.")
+@click.option("--workers", "-w", type=WHOLE, default=2, show_default=True, help="Processes for the end-to-end run.")
 @friendly
 def bench(game: str, games_per_pairing: int, e2e: int, workers: int) -> None:
     """Print speed figures: games/s per core per bot pairing and run -> report seconds.

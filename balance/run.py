@@ -16,6 +16,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -224,8 +225,25 @@ def _map_chunks(
         for a in args:
             yield play_chunk_to_parts(*a)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(args)), mp_context=mp.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(args)),
+        mp_context=mp.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
+    with pool:
         yield from _as_completed(pool, args)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Make a pool worker exit when the run that started it dies (killed runs left idle orphans)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 def _as_completed(executor: Executor, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:

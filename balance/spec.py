@@ -39,6 +39,7 @@ import sims
 from sims.core import TABLES, CardDataError, CardPool, GameSpec, ParamError, load_decks
 
 DEFAULT_CHUNK = 50_000
+DEFAULT_BOT = "greedy"
 MAX_SEED = 2**64 - 1  # the root seed is an unsigned 64-bit key of the counter-based RNG
 MAX_GAMES = 2**31 - 1  # game ids are int64 in the tables, but kernels index games with int32 headroom
 
@@ -63,7 +64,7 @@ class RunSpec:
     variant: str | None = None
     n_games: int = 10_000
     seed: int = 1
-    bots: tuple[str, ...] = ("greedy", "greedy")
+    bots: tuple[str, ...] = ()  # one per seat; empty: the game's greedy bot in every seat
     params: Mapping[str, Any] = field(default_factory=dict)
     bot_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     cards_file: str | None = None
@@ -100,6 +101,23 @@ class RunSpec:
         for key in ("params", "bot_weights"):
             if key in values and not isinstance(values[key], Mapping):
                 raise SpecError(f"{source}: key {key!r} must be a table")
+        for key in ("game", "variant", "cards_file", "decks_file", "out", "name", "cluster"):
+            if values.get(key) is not None and not isinstance(values[key], str):
+                raise SpecError(f"{source}: key {key!r} must be a string, got {values[key]!r}")
+        for key, value in values.get("params", {}).items():
+            if not isinstance(value, str | int | list) or (
+                isinstance(value, list) and not all(isinstance(v, str) for v in value)
+            ):
+                raise SpecError(f"{source}: key 'params.{key}' must be a whole number, true/false or a name")
+        for bot, table in values.get("bot_weights", {}).items():
+            if not isinstance(table, Mapping):
+                raise SpecError(f"{source}: key 'bot_weights.{bot}' must be a table of WEIGHT = NUMBER")
+            for key, value in table.items():
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise SpecError(f"{source}: key 'bot_weights.{bot}.{key}' must be a number, got {value!r}")
+        name = values.get("name")
+        if name is not None and (not name.strip() or name in (".", "..") or set(name) & set("/\\\0")):
+            raise SpecError(f"{source}: key 'name' must be a plain directory name, got {name!r}")
         return cls(**values)
 
 
@@ -133,7 +151,35 @@ def read_spec(path: Path | str) -> RunSpec:
         value = getattr(spec, key)
         if value and not Path(value).is_absolute():
             spec = replace(spec, **{key: str(path.parent / value)})
+    check_names(spec, data, str(path))
     return spec
+
+
+def check_names(spec: RunSpec, given: Mapping[str, Any], source: str) -> None:
+    """Raise ``SpecError`` naming ``source`` and the key if a name ``given`` does not exist in the spec's game.
+
+    Checks the game, variant, bots, rule parameters and bot weights the file itself states,
+    so an error points at the file (a flag given later is checked again by ``resolve``).
+    """
+    try:
+        check_sizes(spec)
+    except SpecError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+    if "game" not in given:
+        return
+    if spec.game not in sims.GAMES:
+        raise SpecError(f"{source}: key 'game': unknown game {spec.game!r}; known games: {', '.join(sims.available())}")
+    game = sims.load(spec.game)
+    try:
+        if "variant" in given or "params" in given:
+            params = game.make_params(spec.variant, dict(spec.params))
+            game.prepare_pool(game.load_pool(game.cards_path), params)  # parameter ranges
+        for bot in spec.bots if "bots" in given else ():
+            game.make_weights(bot)
+        for bot, weights in spec.bot_weights.items():
+            game.make_weights(bot, weights)
+    except (ParamError, CardDataError) as exc:
+        raise SpecError(f"{source}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -157,11 +203,8 @@ def resolve(spec: RunSpec) -> Resolved:
     game = sims.load(spec.game)
     variant = spec.variant or game.default_variant
     check_sizes(spec)
-    bad_tables = [t for t in spec.tables if t not in TABLES]
-    if bad_tables or not {"games", "seats"} <= set(spec.tables):
-        raise SpecError(
-            f"tables must include games and seats and be among {', '.join(TABLES)}; got {', '.join(spec.tables)}"
-        )
+    if not spec.bots:
+        spec = replace(spec, bots=(DEFAULT_BOT if DEFAULT_BOT in game.bots else game.bots[0],) * game.seats)
     if len(spec.bots) != game.seats:
         raise SpecError(
             f"{spec.game} has {game.seats} seat(s); --bots needs {game.seats} name(s), got {len(spec.bots)}"
@@ -171,6 +214,8 @@ def resolve(spec: RunSpec) -> Resolved:
         overrides.setdefault("deck_builder", "fixed")
     try:
         params = game.make_params(variant, overrides)
+        for bot, overrides in spec.bot_weights.items():  # weights of bots not seated are still checked
+            game.make_weights(bot, overrides)
         weights = np.stack([game.make_weights(b, spec.bot_weights.get(b)) for b in spec.bots])
         pool = game.prepare_pool(game.load_pool(Path(spec.cards_file) if spec.cards_file else game.cards_path), params)
         deck_size = getattr(params, "deck_size", 0)  # 0: the game forms decks itself (no fixed decks)
@@ -186,7 +231,12 @@ def resolve(spec: RunSpec) -> Resolved:
 
 
 def check_sizes(spec: RunSpec) -> None:
-    """Raise ``SpecError`` unless seed, game count, workers and chunk size are in range."""
+    """Raise ``SpecError`` unless seed, game count, workers, chunk size, tables and cluster are valid."""
+    bad_tables = [t for t in spec.tables if t not in TABLES]
+    if bad_tables or not {"games", "seats"} <= set(spec.tables):
+        raise SpecError(
+            f"tables must include games and seats and be among {', '.join(TABLES)}; got {', '.join(spec.tables)}"
+        )
     if not 0 <= spec.seed <= MAX_SEED:
         raise SpecError(f"seed must be a whole number from 0 to {MAX_SEED}, got {spec.seed}")
     if not 1 <= spec.n_games <= MAX_GAMES:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import enum
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,10 +97,10 @@ def _parse(value: str, col: Column, where: str) -> int | str:
     if col.kind == "text":
         return value
     if col.kind == "int":
-        try:
-            number = int(value)
-        except ValueError:
-            raise CardDataError(f"{where}: {value!r} is not a whole number") from None
+        digits = value[1:] if value[:1] in "+-" else value
+        if not (digits.isascii() and digits.isdigit()):  # int() would also take "١" or "1_0"
+            raise CardDataError(f"{where}: {value!r} is not a whole number")
+        number = int(value)
         if not col.lo <= number <= col.hi:
             raise CardDataError(f"{where}: {number} is outside {col.lo}..{col.hi}")
         return number
@@ -122,15 +123,35 @@ def _parse(value: str, col: Column, where: str) -> int | str:
     return bits
 
 
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """Return ``(file line, cells)`` of every CSV row after the header, blank rows left out.
+
+    Rows end only at ``\\n``/``\\r\\n`` (the csv module's own rule), so a stray form feed or
+    Unicode line separator inside a cell stays in that cell and is reported there.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
+    next(reader, None)
+    rows = []
+    start = reader.line_num + 1
+    for raw in reader:
+        if any(cell.strip() for cell in raw):
+            rows.append((start, raw))
+        start = reader.line_num + 1
+    return rows
+
+
+def csv_header(text: str) -> list[str]:
+    """Return the stripped header cells of a CSV text (empty list for an empty text)."""
+    return [h.strip() for h in next(csv.reader(io.StringIO(text, newline="")), [])]
+
+
 def row_lines(path: Path | str) -> list[int]:
     """Return the file line of each card row of a CSV, counted the way ``load_cards`` counts them.
 
     For errors found after loading (a text column parsed by the game): blank lines are
     skipped by the loader, so row ``i`` is not always line ``i + 2``.
     """
-    reader = csv.reader(Path(path).read_text(encoding="utf-8-sig").splitlines())
-    next(reader, None)
-    return [line for line, raw in enumerate(reader, start=2) if any(cell.strip() for cell in raw)]
+    return [line for line, _ in csv_rows(Path(path).read_text(encoding="utf-8-sig"))]
 
 
 def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column], name_column: str = "name") -> CardPool:
@@ -154,16 +175,13 @@ def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column],
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDataError(f"{path}: cannot read card file ({exc})") from None
-    reader = csv.reader(text.splitlines())
-    header = [h.strip() for h in next(reader, [])]
+    header = csv_header(text)
     missing = [c for c in (name_column, *columns) if c not in header]
     if missing:
         raise CardDataError(f"{path}:1: missing column(s) {', '.join(dict.fromkeys(missing))}")
     rows: list[dict[str, int | str]] = []
     names: dict[str, int] = {}
-    for line, raw in enumerate(reader, start=2):
-        if not any(cell.strip() for cell in raw):
-            continue
+    for line, raw in csv_rows(text):
         if len(raw) != len(header):
             raise CardDataError(f"{path}:{line}: expected {len(header)} cells, found {len(raw)}")
         cells = dict(zip(header, raw, strict=True))
@@ -197,19 +215,16 @@ def load_decks(path: Path | str, pool: CardPool, deck_size: int) -> dict[str, np
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDataError(f"{path}: cannot read deck file ({exc})") from None
-    reader = csv.reader(lines)
-    header = [h.strip() for h in next(reader, [])]
+    header = csv_header(text)
     if header[:2] != ["deck", "card"]:
         raise CardDataError(f"{path}:1: header must be 'deck,card', found {','.join(header)!r}")
     index = {n: i for i, n in enumerate(pool.names)}
     decks: dict[str, list[int]] = {}
     first_line: dict[str, int] = {}
-    for line, raw in enumerate(reader, start=2):
-        if not any(cell.strip() for cell in raw):
-            continue
+    for line, raw in csv_rows(text):
         if len(raw) < 2:
             raise CardDataError(f"{path}:{line}: expected 'deck,card'")
         deck, card = raw[0].strip(), raw[1].strip()

@@ -126,7 +126,7 @@ class GameSpec:
             return int(value)
         if isinstance(value, int):
             return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
             return int(value)
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return int(value.strip().lower() == "true")

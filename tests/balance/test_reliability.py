@@ -115,6 +115,18 @@ def _start(out: Path, name: str, workers: int) -> subprocess.Popen[bytes]:
     )
 
 
+def _session_alive(session: int) -> bool:
+    """Return whether any process of the session ``session`` (the killed run and its workers) is left."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                if os.getsid(int(entry.name)) == session:
+                    stat = (entry / "stat").read_text()
+                    if stat.rsplit(")", 1)[1].split()[0] != "Z":  # zombies are gone, only unreaped
+                        return True
+    return False
+
+
 def _chunks_done(path: Path) -> tuple[int, int]:
     manifest = path / io.MANIFEST
     if not manifest.exists():
@@ -153,8 +165,12 @@ def test_sigkill_at_random_moments_then_resume_loses_and_duplicates_nothing(tmp_
             if trial % 4 < 2:
                 os.killpg(proc.pid, signal.SIGKILL)  # the whole run: main process and its workers
             else:
-                os.kill(proc.pid, signal.SIGKILL)  # the main process only: orphaned workers may still write
+                os.kill(proc.pid, signal.SIGKILL)  # the main process only: its workers notice and exit
         proc.wait()
+        deadline = time.monotonic() + 10
+        while _session_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _session_alive(proc.pid), "pool workers outlived the killed run"
         path = out / name
         done, total = _chunks_done(path)
         mid_run += 0 < done < total
