@@ -140,3 +140,55 @@ def test_mover_reduces_to_newcombe_for_wilson_intervals() -> None:
     p1, l1, h1 = stats.wilson(56, 70)
     p2, l2, h2 = stats.wilson(48, 80)
     assert np.allclose(stats.mover(p1, l1, h1, p2, l2, h2), stats.newcombe(56, 70, 48, 80))
+
+
+def test_spearman_matches_scipy_and_the_fisher_interval_by_hand() -> None:
+    from scipy import stats as scipy_stats
+
+    x, y = [1, 2, 3, 4, 5, 6], [2, 1, 4, 3, 6, 5]
+    rho, lo, hi = stats.spearman(x, y)
+    assert rho == pytest.approx(scipy_stats.spearmanr(x, y).statistic)
+    assert rho == pytest.approx(1 - 6 * 6 / (6 * 35))  # 1 - 6 Σd² / (n (n² - 1)), Σd² = 6
+    half = 1.959963984540054 * math.sqrt(1.06 / 3)  # Fieller-Hartley-Pearson standard error over n - 3 = 3
+    assert (lo, hi) == pytest.approx((math.tanh(math.atanh(rho) - half), math.tanh(math.atanh(rho) + half)))
+
+
+def test_spearman_uses_ranks_averages_ties_and_drops_nans() -> None:
+    rho, _, _ = stats.spearman([1, 10, 100, 1000, np.nan], [1, 2, 3, 4, 7])
+    assert rho == pytest.approx(1.0)
+    rho, _, _ = stats.spearman([1, 2, 3, 4, 5], [5, 4, 3, 2, 1])
+    assert rho == pytest.approx(-1.0)
+    from scipy import stats as scipy_stats
+
+    x, y = [1, 2, 2, 3, 4, 4, 5], [3, 1, 2, 2, 5, 4, 6]
+    assert stats.spearman(x, y).estimate == pytest.approx(scipy_stats.spearmanr(x, y).statistic)
+
+
+def test_spearman_with_too_few_or_constant_values_is_uninformative() -> None:
+    est, lo, hi = stats.spearman([1, 2, 3], [1, 3, 2])
+    assert est == pytest.approx(0.5)
+    assert (lo, hi) == (-1.0, 1.0)  # fewer than 4 pairs: no interval
+    est, lo, hi = stats.spearman([1, 1, 1, 1], [1, 2, 3, 4])
+    assert math.isnan(est)
+    assert (lo, hi) == (-1.0, 1.0)
+
+
+def test_spearman_interval_covers_the_true_correlation_about_95_percent() -> None:
+    rng = np.random.default_rng(11)
+    n, reps, r = 40, 2000, 0.6
+    cov = [[1, r], [r, 1]]
+    # Spearman's rho of a bivariate normal with Pearson r is (6/pi) asin(r/2)
+    truth = 6 / math.pi * math.asin(r / 2)
+    hits = 0
+    for _ in range(reps):
+        x, y = rng.multivariate_normal([0, 0], cov, size=n).T
+        _, lo, hi = stats.spearman(x, y)
+        hits += lo <= truth <= hi
+    assert 0.93 <= hits / reps <= 0.975
+
+
+def test_spearman_brown_steps_a_half_correlation_up_to_the_whole() -> None:
+    assert float(stats.spearman_brown(0.8)) == pytest.approx(1.6 / 1.8)
+    assert float(stats.spearman_brown(1.0)) == 1.0
+    assert float(stats.spearman_brown(0.0)) == 0.0
+    assert math.isnan(float(stats.spearman_brown(-1.0)))
