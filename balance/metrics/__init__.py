@@ -79,7 +79,18 @@ from balance.metrics.steps import (
     step_openers,
     steps_per_game,
 )
-from balance.metrics.turns import PERSPECTIVES, TEMPO_COLUMNS, lead_changes, lead_for_good, lead_per_game, tempo
+from balance.metrics.tiers import Agreement, agreement, card_ranks, tier_counts, tier_names
+from balance.metrics.turns import (
+    PERSPECTIVES,
+    TEMPO_COLUMNS,
+    alternates,
+    lead_changes,
+    lead_for_good,
+    lead_per_game,
+    rounds,
+    tempo,
+)
+from balance.metrics.verdicts import BAND, flag_cards, iwd_biased, seen_unseen
 
 METRICS: dict[str, Callable[..., pl.DataFrame]] = {
     f.__name__: f
@@ -96,6 +107,7 @@ METRICS: dict[str, Callable[..., pl.DataFrame]] = {
         card_counters,
         card_attribute_values,
         tempo,
+        seen_unseen,
         lead_per_game,
         lead_changes,
         lead_for_good,
@@ -138,6 +150,7 @@ def compute(name: str, run: Run, **options: Any) -> pl.DataFrame:
 
 
 __all__ = [
+    "BAND",
     "CARD_DELTAS",
     "CARD_DELTA_METHOD",
     "CARD_RATES",
@@ -149,11 +162,15 @@ __all__ = [
     "PERSPECTIVES",
     "STEP_COLUMNS",
     "TEMPO_COLUMNS",
+    "Agreement",
     "CardTables",
+    "agreement",
+    "alternates",
     "card_attribute_values",
     "card_attributes",
     "card_counters",
     "card_incidence",
+    "card_ranks",
     "card_summary",
     "card_tables",
     "card_values",
@@ -167,6 +184,7 @@ __all__ = [
     "enum_columns",
     "first_seat_advantage",
     "fixed_columns",
+    "flag_cards",
     "game_counters",
     "game_length",
     "game_length_summary",
@@ -177,6 +195,7 @@ __all__ = [
     "has_steps",
     "info_columns",
     "is_key",
+    "iwd_biased",
     "lead_changes",
     "lead_for_good",
     "lead_per_game",
@@ -187,7 +206,9 @@ __all__ = [
     "outcomes",
     "pairing",
     "rollup_outcomes",
+    "rounds",
     "seat_counters",
+    "seen_unseen",
     "step_counter_columns",
     "step_counters",
     "step_endings",
@@ -197,5 +218,7 @@ __all__ = [
     "summarize",
     "summarize_comparison",
     "tempo",
+    "tier_counts",
+    "tier_names",
     "win_rates",
 ]

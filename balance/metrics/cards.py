@@ -79,18 +79,29 @@ def _mean_sd(agg: pl.DataFrame, name: str) -> tuple[pl.Series, pl.Series, pl.Ser
     return pl.Series(n, dtype=pl.Int64), pl.Series(mean, dtype=pl.Float64), pl.Series(sd, dtype=pl.Float64)
 
 
-def _rate_aggs() -> list[pl.Expr]:
-    won = pl.col("won") == 1
+def rate_subsets() -> dict[str, pl.Expr]:
+    """Return, for each win rate of :data:`CARD_RATES` but the play rate, the card rows it counts (a mask).
+
+    Examples
+    --------
+    >>> sorted(rate_subsets())
+    ['gd_wr', 'gih_wr', 'gns_wr', 'gp_wr', 'oh_wr', 'played_wr']
+    """
     drawn = pl.col("first_drawn_turn")
-    played = pl.col("times_played") > 0
-    subsets = {
+    return {
         "gp_wr": pl.col("card").is_not_null(),
         "oh_wr": pl.col("in_opening_hand") == 1,
         "gd_wr": drawn > 0,
         "gih_wr": drawn >= 0,
         "gns_wr": drawn == -1,
-        "played_wr": played,
+        "played_wr": pl.col("times_played") > 0,
     }
+
+
+def _rate_aggs() -> list[pl.Expr]:
+    won = pl.col("won") == 1
+    played = pl.col("times_played") > 0
+    subsets = rate_subsets()
     aggs = [pl.len().cast(pl.Int64).alias("play_rate_n"), played.sum().cast(pl.Int64).alias("play_rate\0k")]
     for name, mask in subsets.items():
         aggs += [mask.sum().cast(pl.Int64).alias(f"{name}_n"), (mask & won).sum().cast(pl.Int64).alias(f"{name}\0k")]

@@ -60,6 +60,52 @@ def _in_order(turns: pl.LazyFrame) -> pl.LazyFrame:
     return turns.sort("game", "turn")
 
 
+def alternates(turns: pl.LazyFrame, games: pl.LazyFrame | pl.DataFrame) -> bool:
+    """Return whether the seats take turns strictly in turn: turn ``t`` is the first seat's when ``t`` is odd.
+
+    Needs ``turns.seat`` and ``games.first_seat``; False when either is missing or any turn
+    row breaks the pattern (an extra turn), or there are no rows.
+
+    Examples
+    --------
+    >>> turns = pl.LazyFrame({"game": [0, 0, 0, 1, 1], "turn": [1, 2, 3, 1, 2], "seat": [1, 0, 1, 0, 1]})
+    >>> alternates(turns, pl.LazyFrame({"game": [0, 1], "first_seat": [1, 0]}))
+    True
+    """
+    if "seat" not in columns(turns) or "first_seat" not in columns(games):
+        return False
+    g = games.lazy().select("game", "first_seat", pl.lit(0, pl.Int8).alias("winner")).collect()
+    path = _with_game(turns.select("game", "turn", "seat"), g)
+    expected = (pl.col("first_seat").cast(pl.Int32) + pl.col("turn").cast(pl.Int32) - 1) % 2
+    counts = path.select(pl.len().alias("rows"), (pl.col("seat").cast(pl.Int32) != expected).sum().alias("off"))
+    rows, off = counts.collect().row(0)
+    return rows > 0 and off == 0
+
+
+def rounds(turns: pl.LazyFrame) -> pl.LazyFrame:
+    """Return the turns table at the end of each round: both seats' turns, the second seat's last.
+
+    Round ``r`` holds turns ``2r − 1`` and ``2r`` of a two-seat game whose seats
+    alternate (:func:`alternates`). One row per game and round: the round's last turn row
+    (the second seat's turn, or the first seat's when the game ended in it), with ``turn``
+    renumbered to the round, so :func:`tempo` of it gives the score difference after
+    every round instead of the zig-zag of alternating half-turns. Other columns are kept.
+
+    Examples
+    --------
+    >>> turns = pl.LazyFrame({"game": [0, 0, 0, 1, 1], "turn": [1, 2, 3, 1, 2], "score_0": [2, 2, 4, 0, 1],
+    ...     "score_1": [0, 3, 3, 1, 1]})
+    >>> rounds(turns).select("game", "turn", "score_0", "score_1").collect().rows()
+    [(0, 1, 2, 3), (0, 2, 4, 3), (1, 1, 1, 1)]
+    """
+    ordered = _in_order(turns)
+    r = ((pl.col("turn").cast(pl.Int32) + 1) // 2).alias("turn")
+    game = pl.col("game")
+    framed = ordered.with_columns(r)
+    last = (game != game.shift(-1)).fill_null(True) | (pl.col("turn") != pl.col("turn").shift(-1)).fill_null(True)
+    return framed.filter(last)
+
+
 def tempo(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     """Return the score difference by turn: ``perspective, turn, n, mean, sd, lo, hi, q10, q90``.
 

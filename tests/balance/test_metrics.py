@@ -154,6 +154,45 @@ def test_tempo_turn_one_by_hand(small_run: Run) -> None:
     assert _row(out, perspective="first_minus_second", turn=5)["n"] == 2
 
 
+def test_rounds_keep_the_last_turn_of_each_round(small_run: Run) -> None:
+    assert small_run.turns is not None
+    out = metrics.rounds(small_run.turns).select("game", "turn", "score_0", "score_1").collect()
+    # game 0 (5 turns): rounds end at turns 2, 4 and 5 (it ends within round 3); game 1 (4 turns) at 2 and 4
+    assert out.filter(pl.col("game") == 0).rows() == [(0, 1, 1, 2), (0, 2, 3, 3), (0, 3, 5, 3)]
+    assert out.filter(pl.col("game") == 1).rows() == [(1, 1, 0, 2), (1, 2, 1, 3)]
+    assert out.height == 3 + 2 + 3 + 2 + 2 + 2
+
+
+def test_rounds_sort_rows_written_out_of_order(small_run: Run) -> None:
+    assert small_run.turns is not None
+    shuffled = small_run.turns.collect().sample(fraction=1.0, shuffle=True, seed=3).lazy()
+    expected = metrics.rounds(small_run.turns).collect()
+    assert metrics.rounds(shuffled).collect().equals(expected)
+
+
+def test_alternates_checks_every_turn_against_the_first_seat(small_run: Run) -> None:
+    assert small_run.turns is not None
+    assert metrics.alternates(small_run.turns, small_run.games)
+    extra_turn = small_run.turns.with_columns(
+        pl.when((pl.col("game") == 2) & (pl.col("turn") == 3)).then(1).otherwise(pl.col("seat")).alias("seat")
+    )
+    assert not metrics.alternates(extra_turn, small_run.games)  # seat 1 takes turns 2 and 3 of game 2: an extra turn
+    assert not metrics.alternates(small_run.turns.drop("seat"), small_run.games)
+
+
+def test_tempo_by_round_by_hand(small_run: Run) -> None:
+    assert small_run.turns is not None
+    out = metrics.tempo(metrics.rounds(small_run.turns), small_run.games)
+    # first − second after rounds 1, 2, 3 of games 0-5: (-1, 0, 2), (2, 2), (-1, 1, 3), (0, -1), (1, -1), (0, 0)
+    first = {r["turn"]: r for r in out.filter(pl.col("perspective") == "first_minus_second").iter_rows(named=True)}
+    assert [(t, first[t]["n"]) for t in (1, 2, 3)] == [(1, 6), (2, 6), (3, 2)]
+    assert [first[t]["mean"] for t in (1, 2, 3)] == pytest.approx([1 / 6, 1 / 6, 2.5])
+    # winner − loser (game 5 has no winner): (-1, 0, 2), (2, 2), (-1, 1, 3), (0, 1), (-1, 1)
+    winner = {r["turn"]: r for r in out.filter(pl.col("perspective") == "winner_minus_loser").iter_rows(named=True)}
+    assert [winner[t]["mean"] for t in (1, 2, 3)] == pytest.approx([-0.2, 1.0, 2.5])
+    assert winner[1]["n"] == 5
+
+
 def test_tempo_needs_both_score_columns(small_run: Run) -> None:
     with pytest.raises(ValueError, match="score_1"):
         metrics.tempo(small_run.turns.drop("score_1"), small_run.games)

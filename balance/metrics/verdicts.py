@@ -1,0 +1,129 @@
+"""Which cards are too strong or too weak, and how far an observational metric can be trusted.
+
+:func:`flag_cards` marks a card when its value sits outside a band around the median
+card and its 95 % interval excludes the median: the rule a designer reads as "this card
+is out of line, and not by chance". The band is the one ``balance tune --objective
+cards`` aims for (every card within ±2 pp of the median card).
+
+:func:`seen_unseen` measures the bias that IWD (and GNS WR) carry by construction in a
+game whose deck cycles: a card that is never seen sits in games that ended early, which
+its holder mostly loses, so every card shows a large positive IWD.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.metrics._common import columns, with_mean_ci, with_wilson
+
+BAND = 0.02  # ± around the median card (2 percentage points of win rate)
+STRONG, WEAK = "too strong", "too weak"
+SHORTER = 0.9  # unseen-card games shorter than this share of seen-card games: IWD is biased by construction
+
+
+def flag_cards(
+    df: pl.DataFrame, metric: str, *, lo: str | None = None, hi: str | None = None, band: float = BAND
+) -> pl.DataFrame:
+    """Add ``reference`` (the median card's ``metric``) and ``verdict`` to a per-card frame.
+
+    ``verdict`` is ``too strong`` when ``metric`` exceeds the reference by more than
+    ``band`` and the interval (``lo``/``hi``, default ``<metric>_lo``/``<metric>_hi``)
+    lies above the reference, ``too weak`` in mirror image, else null. Cards without a
+    value get no verdict and do not count towards the median.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"name": list("abcde"), "delta": [0.06, 0.01, 0.0, -0.01, -0.03],
+    ...     "delta_lo": [0.04, -0.01, -0.02, -0.03, -0.05], "delta_hi": [0.08, 0.03, 0.02, 0.01, 0.01]})
+    >>> flag_cards(df, "delta")["verdict"].to_list()
+    ['too strong', None, None, None, None]
+    """
+    lo, hi = lo or f"{metric}_lo", hi or f"{metric}_hi"
+    values = df[metric].drop_nulls().drop_nans() if df.schema[metric].is_float() else df[metric].drop_nulls()
+    reference = float(values.median()) if values.len() else None  # type: ignore[arg-type]
+    if reference is None:
+        return df.with_columns(pl.lit(None, pl.Float64).alias("reference"), pl.lit(None, pl.String).alias("verdict"))
+    x = pl.col(metric)
+    verdict = (
+        pl.when((x - reference > band) & (pl.col(lo) > reference))
+        .then(pl.lit(STRONG))
+        .when((reference - x > band) & (pl.col(hi) < reference))
+        .then(pl.lit(WEAK))
+    )
+    return df.with_columns(pl.lit(reference).alias("reference"), verdict.alias("verdict"))
+
+
+def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
+    """Return the card-games where the card was seen and where it was not: length and win rate.
+
+    Two rows, ``seen`` (``first_drawn_turn >= 0``) and ``unseen``, pooled over every card:
+    ``n`` card-games, ``hands`` (distinct game × seat) and ``games`` among them, ``wins``,
+    ``rate`` = wins / n with a Wilson 95 % interval ``lo``/``hi`` and the game length
+    ``length`` (mean ``games.turns`` per card-game) with a t interval ``length_lo``/
+    ``length_hi``. The card-games of one hand share its result and its game's length, so
+    the intervals count hands (rate) and games (length), not card-games. When unseen
+    cards sit in much shorter games that their holders mostly lose, GNS WR is low and
+    IWD = GIH WR − GNS WR high for every card by construction (:func:`iwd_biased`).
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "card": [3, 3, 3, 3],
+    ...     "first_drawn_turn": [2, -1, 0, 4], "won": [1, 0, 0, 1]})
+    >>> games = pl.LazyFrame({"game": [0, 1], "turns": [10, 30]})
+    >>> seen_unseen(cards, games).select("seen", "n", "wins", "length").rows()
+    [('seen', 3, 2, 23.333333333333332), ('unseen', 1, 0, 10.0)]
+    """
+    length = games.select("game", pl.col("turns").cast(pl.Float64).alias("length"))
+    hand = pl.col("game").cast(pl.Int64) * 256 + pl.col("seat").cast(pl.Int64)
+    rows = cards.select(
+        "game", hand.alias("hand"), (pl.col("first_drawn_turn") >= 0).alias("is_seen"), (pl.col("won") == 1).alias("w")
+    )
+    joined = rows.join(length, on="game", how="inner")
+    out = (
+        joined.group_by("is_seen")
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            pl.col("w").sum().cast(pl.Int64).alias("wins"),
+            pl.col("hand").n_unique().cast(pl.Int64).alias("hands"),
+            pl.col("game").n_unique().cast(pl.Int64).alias("games"),
+            pl.col("length").mean(),
+            pl.col("length").std().alias("sd"),
+        )
+        .collect()
+    )
+    frame = pl.DataFrame({"is_seen": [True, False]}).join(out, on="is_seen", how="left")
+    frame = frame.with_columns(pl.col("n", "wins", "hands", "games").fill_null(0))
+    # the card-games of one hand share its result and game length: intervals count hands and games
+    k_eff = (pl.col("wins") * pl.col("hands") / pl.when(pl.col("n") > 0).then(pl.col("n")).otherwise(1)).alias("k")
+    frame = with_wilson(frame.with_columns(k_eff), "k", "hands", ("rate", "lo", "hi"))
+    frame = frame.with_columns((pl.col("wins") / pl.col("n")).alias("rate"))
+    frame = with_mean_ci(frame, "length", "sd", "games", ("length_lo", "length_hi"))
+    seen = pl.when(pl.col("is_seen")).then(pl.lit("seen")).otherwise(pl.lit("unseen")).alias("seen")
+    return frame.select(seen, "n", "hands", "games", "wins", "rate", "lo", "hi", "length", "length_lo", "length_hi")
+
+
+def iwd_biased(seen: pl.DataFrame, *, shorter: float = SHORTER) -> bool:
+    """Return whether :func:`seen_unseen` shows the construction bias of IWD.
+
+    True when unseen-card games are shorter than ``shorter`` × the seen-card games' mean
+    length and the two length intervals do not overlap.
+
+    Examples
+    --------
+    >>> seen = pl.DataFrame({"seen": ["seen", "unseen"], "length": [32.9, 19.8], "length_lo": [32.8, 19.6],
+    ...     "length_hi": [33.0, 20.0]})
+    >>> iwd_biased(seen)
+    True
+    """
+    rows = {r["seen"]: r for r in seen.iter_rows(named=True)}
+    s, u = rows.get("seen"), rows.get("unseen")
+    if not s or not u or s["length"] is None or u["length"] is None:
+        return False
+    return u["length"] < shorter * s["length"] and (u["length_hi"] or 0) < (s["length_lo"] or 0)
+
+
+def has_seen_columns(cards: pl.LazyFrame | None, games: pl.LazyFrame) -> bool:
+    """Return whether :func:`seen_unseen` applies: cards with ``first_drawn_turn`` and ``won``, games with ``turns``."""
+    if cards is None:
+        return False
+    return all(c in columns(cards) for c in ("first_drawn_turn", "won")) and "turns" in columns(games)
