@@ -212,19 +212,34 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, **flags: Any
 @cli.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--out", "-o", default=None, help="Report directory [default reports/<run id>].")
+@click.option(
+    "--values",
+    "values_dir",
+    default=None,
+    type=click.Path(),
+    help="Counterfactual card values: a `balance value --out` directory (or its values.parquet) "
+    "[default: RUN_DIR/values.parquet when present].",
+)
 @friendly
-def report(run_dir: str, out: str | None) -> None:
+def report(run_dir: str, out: str | None, values_dir: str | None) -> None:
     """Write an HTML report (index.html, charts embedded) and PNGs for a run.
+
+    The report opens with a one-minute summary: seat advantage, draws and timeouts and
+    game length with their intervals, the cards flagged too strong or too weak (by
+    counterfactual value when --values or RUN_DIR/values.parquet gives them, else by GIH
+    WR with its bias warning), and how much the card ranking depends on the bot. The card
+    table sorts and filters in the browser.
 
     \b
     Example:
       balance report runs/cardinger-modern-20261122-153000-ab12 --out reports/demo
+      balance report runs/demo --values values/cardinger --out reports/demo
     """
     from balance.io import load_run
     from balance.report import write_report
 
     loaded = load_run(run_dir)
-    path = write_report(loaded, Path(out) if out else Path("reports") / loaded.name)
+    path = write_report(loaded, Path(out) if out else Path("reports") / loaded.name, values=values_dir)
     click.echo(str(path))
 
 

@@ -13,7 +13,7 @@ Split by concept: :mod:`._base` (style, palette, axes, forest rows), :mod:`.game
 """
 
 from balance.charts._base import GREY, PALETTE, PERSPECTIVE_LABELS, RATE_LABELS, STYLE, new_axes, palette
-from balance.charts.cards import plot_attribute_values, plot_card_deltas, plot_card_values
+from balance.charts.cards import plot_attribute_values, plot_card_deltas, plot_card_values, plot_rank_shift
 from balance.charts.compare import plot_comparison, plot_group_deltas
 from balance.charts.games import (
     plot_first_seat_advantage,
@@ -45,6 +45,7 @@ __all__ = [
     "plot_lead_changes",
     "plot_lead_for_good",
     "plot_level_progression",
+    "plot_rank_shift",
     "plot_step_outcomes",
     "plot_steps_per_game",
     "plot_tempo",

@@ -27,7 +27,7 @@ PALETTE: tuple[str, ...] = tuple(
 GREY = "#8c8c8c"
 
 
-RATE_LABELS = {**CARD_RATES, "iwd": "IWD", "incidence": "Games with the card"}
+RATE_LABELS = {**CARD_RATES, "iwd": "IWD", "delta": "Counterfactual Δ", "incidence": "Games with the card"}
 
 
 PERSPECTIVE_LABELS = {"first_minus_second": "first seat − second seat", "winner_minus_loser": "winner − loser"}

@@ -14,8 +14,11 @@ from balance.charts._base import (
     _num,
     _styled,
     _text,
+    new_axes,
     palette,
 )
+
+POINT_METRICS = ("iwd", "delta")  # differences of win rates, drawn in percentage points around 0
 
 
 @_styled
@@ -23,6 +26,10 @@ def plot_card_values(
     df: pl.DataFrame, *, metric: str = "gih_wr", colour_by: str | None = None, ax: Axes | None = None
 ) -> Axes:
     """Plot one ``card_values`` metric per card, sorted, with 95 % intervals.
+
+    ``metric`` is a win rate (drawn in %, dashed line at 50 %), ``iwd`` or ``delta`` (the
+    counterfactual value, ``delta_lo``/``delta_hi``/``delta_n``; both in percentage points,
+    dashed line at 0) or another share such as ``incidence``.
 
     Points are coloured by ``colour_by`` (default: the card table's ``confidence`` or
     else ``source`` column, when present), so reconstructed card stats stand out.
@@ -36,7 +43,8 @@ def plot_card_values(
     """
     rows = df.filter(pl.col(metric).is_not_null()).sort(metric)
     ax = _axes(ax, rows.height)
-    ref = 0.0 if metric == "iwd" else 50.0 if metric.endswith("_wr") else None
+    points = metric in POINT_METRICS
+    ref = 0.0 if points else 50.0 if metric.endswith("_wr") else None
     if colour_by is None:
         colour_by = next((c for c in ("confidence", "source") if c in rows.columns), None)
     groups = rows[colour_by].cast(pl.String).fill_null("?").to_list() if colour_by else [""] * rows.height
@@ -50,9 +58,10 @@ def plot_card_values(
     label = RATE_LABELS.get(metric, metric)
     n_col = "gih_wr_n" if metric == "iwd" else f"{metric}_n"
     n = rows[n_col] if n_col in rows.columns and rows.height else pl.Series([0])
-    ax.set_xlabel(f"{label} ({'percentage points' if metric == 'iwd' else '%'})")
+    ax.set_xlabel(f"{label} ({'percentage points' if points else '%'})")
+    games = "paired games" if metric == "delta" else "games"
     ax.set_title(
-        f"{label} by card\n{rows.height} cards, n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card, 95 % CI"
+        f"{label} by card\n{rows.height} cards, n = {_num(n.min() or 0)}–{_num(n.max() or 0)} {games} per card, 95 % CI"
     )
     return ax
 
@@ -110,4 +119,44 @@ def plot_card_deltas(
         f"{label} change by card\n{rows.height} cards, "
         f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card and run, unpaired 95 % CI"
     )
+    return ax
+
+
+@_styled
+def plot_rank_shift(
+    df: pl.DataFrame,
+    *,
+    label_a: str = "A",
+    label_b: str = "B",
+    metric: str = "GIH WR",
+    label: int = 8,
+    ax: Axes | None = None,
+) -> Axes:
+    """Plot ``card_ranks``: each card's rank under tier A against its rank under tier B.
+
+    Cards on the diagonal rank alike under both; orange cards' values relative to the
+    median card differ beyond their 95 % interval (``moved``); the ``label`` cards whose
+    rank moves most are named.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"name": ["a", "b", "c"], "rank_a": [1.0, 2.0, 3.0], "rank_b": [3.0, 2.0, 1.0],
+    ...     "shift": [2.0, 0.0, -2.0], "moved": [True, False, True]})
+    >>> len(plot_rank_shift(df).texts)
+    2
+    """
+    if ax is None:
+        ax = new_axes(6.4, 6.0)[0]
+    n = df.height
+    colours = [PALETTE[1] if moved else GREY for moved in df["moved"].to_list()]
+    ax.plot([1, max(n, 1)], [1, max(n, 1)], color=GREY, linewidth=0.9, linestyle="--", zorder=0)
+    ax.scatter(df["rank_a"].to_numpy(), df["rank_b"].to_numpy(), s=18, c=colours, zorder=3)
+    named = df.filter(pl.col("shift") != 0).sort(pl.col("shift").abs(), descending=True).head(label)
+    for r in named.iter_rows(named=True):
+        ax.annotate(
+            _text(r["name"]), (r["rank_a"], r["rank_b"]), xytext=(4, 3), textcoords="offset points", fontsize=7.5
+        )
+    ax.set_xlabel(f"rank under {_text(label_a)} (1 = highest {metric})")
+    ax.set_ylabel(f"rank under {_text(label_b)}")
+    ax.set_title(f"Card rank by {metric} under two tiers\n{n} cards; orange = moves beyond its 95 % CI")
     return ax

@@ -139,7 +139,8 @@ def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, unit: str = "turn",
 
     Turns reached by fewer than ``min_share`` of the games (and fewer than 30 games) are
     left out: their bands say little and would squash the rest. ``unit`` names one row of
-    the turns table (``GameSpec.turn_unit``), e.g. ``battle`` when scores are battles won.
+    the turns table (``GameSpec.turn_unit``), e.g. ``battle`` when scores are battles won,
+    or ``round`` for a frame built from :func:`balance.metrics.rounds` (both seats' turns).
 
     Examples
     --------
@@ -166,7 +167,8 @@ def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, unit: str = "turn",
         ax.legend(loc="upper left")
     label = _text(unit)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("turn (both seats counted)" if unit == "turn" else label)
+    xlabels = {"turn": "turn (both seats counted)", "round": "round (the first seat's turn, then the second's)"}
+    ax.set_xlabel(xlabels.get(unit, label))
     ax.set_ylabel(
         "score difference at end of turn (points)" if unit == "turn" else f"score difference after each {label}"
     )

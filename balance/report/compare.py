@@ -10,9 +10,26 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
-from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, page, points, section, table, text
-from balance.report.single import run_info
+from balance.metrics.tiers import tier_counts, tier_names
+from balance.report.html import (
+    Cell,
+    Charts,
+    bullets,
+    esc,
+    estimate,
+    flag,
+    note,
+    number,
+    page,
+    points,
+    section,
+    table,
+    text,
+)
+from balance.report.single import run_info, variant_info
 from balance.report.solitaire import headline
+from balance.report.summary import compare_sentences, tier_sentence
+from balance.report.tiers import TITLE, TierResult, tiers_section
 
 UNIT_ORDER = {"rate": 0, "turns": 1, "turn": 2, "changes": 3, "points": 4}  # others (battles, kills ...) last
 MAX_UNIT_PANELS = 4  # beyond this many units besides rates, draw them in one relative panel
@@ -147,18 +164,51 @@ def _groups(a: Run, b: Run, la: str, lb: str, out: Charts) -> str | None:
     return section("groups", "Differences by group (paired)", *parts)
 
 
+def _topic(sentence: str) -> str:
+    """Return the summary topic of a :func:`~balance.metrics.summarize_comparison` sentence."""
+    if sentence.startswith("No significant difference in"):
+        return "Unchanged"
+    if sentence.startswith("GIH WR differs"):
+        return "Cards"
+    return "Difference" if not sentence.startswith("No headline") else "Differences"
+
+
+def _tiers(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, TierResult | None]:
+    """Return the section ranking the cards under run A and run B (matched by card name), and its result."""
+    bots_a, bots_b = tier_names(a.seats), tier_names(b.seats)
+    title = TITLE if bots_a != bots_b else f"Card ranking under {la} and {lb}"
+    if a.cards is None or b.cards is None or not (m.has_card_values(a.cards) and m.has_card_values(b.cards)):
+        return tiers_section(None, out, why="Card ranks need card win rates in both runs.", title=title), None
+    frames, names = [], []
+    for run, label in ((a, la), (b, lb)):
+        counts = tier_counts(run.cards, tier=label)
+        named = run.card_dim.select(pl.col("card").cast(counts.schema["card"]), pl.col("name").cast(pl.String))
+        frames.append(counts.join(named, on="card", how="left"))
+        names += named["name"].to_list()
+    ids = {name: i for i, name in enumerate(sorted(set(names)))}
+    counts = pl.concat(frames).with_columns(pl.col("name").replace_strict(ids, return_dtype=pl.Int32).alias("card"))
+    dim = pl.DataFrame({"card": pl.Series(list(ids.values()), dtype=pl.Int32), "name": list(ids)})
+    result = TierResult(counts.drop("name"), la, lb, dim)
+    return tiers_section(result, out, within_run=False, title=title), result
+
+
 def write_compare_report(
     a: Run, b: Run, out_dir: Path | str, *, label_a: str | None = None, label_b: str | None = None
 ) -> Path:
     """Write the comparison of runs ``a`` and ``b`` to ``out_dir/index.html`` plus PNGs; return the HTML path.
 
     ``label_a``/``label_b`` name the runs in the text (default: their variants). The runs
-    should share game and root seed so games pair by index (checked and reported).
+    should share game and root seed so games pair by index (checked and reported). The
+    page opens with a summary: both runs' headline numbers with their intervals, then
+    every significant paired difference as one sentence.
     """
     out = Charts(Path(out_dir))
     la, lb = _labels(a, b, label_a, label_b)
     info_a, info_b = run_info(a), run_info(b)
-    header = table(["", la, lb], [[text(k), text(info_a[k]), text(info_b[k])] for k in info_a], sortable=False)
+    var_a, var_b = variant_info(a), variant_info(b)
+    rows = [[text(k), text(info_a[k]), text(info_b[k])] for k in info_a]
+    rows.append([text("variant note"), text(var_a.note or var_a.caveat), text(var_b.note or var_b.caveat)])
+    header = table(["", la, lb], rows, sortable=False)
     pairs = m.pairing(a, b).row(0, named=True)
     notes = [note(f"Paired on {pairs['n_paired']:,} games ({pairs['same_seed']:,} with identical per-game seeds).")]
     if pairs["same_seed"] < pairs["n_paired"]:
@@ -173,18 +223,29 @@ def write_compare_report(
     runs = m.compare_runs(a, b)
     cards_html, cards = _cards(a, b, la, lb, out)
     groups_html = _groups(a, b, la, lb, out)
-    summary = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
+    tiers_html, tier_result = _tiers(a, b, la, lb, out)
+    changes = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
+    items = compare_sentences(a, b, la, lb)
+    items += [(_topic(s), s) for s in changes]
+    if tier_result is not None and tier_result.agreement.cards >= 4:
+        items.append(tier_sentence(tier_result.agreement, tier_result.ranks))
+    items.append(("Rules", f"A = {la}: {var_a.note or var_a.name or '?'}; B = {lb}: {var_b.note or var_b.name or '?'}"))
+    summary = section(
+        "summary",
+        "Summary",
+        bullets(items),
+        '<p class="muted">Differences: paired by game, 95 % t intervals; figures and definitions below.</p>',
+    )
     body = [
+        summary,
         section("overview", "Runs", header, *notes),
-        section(
-            "summary", "What changed", '<ul class="summary">' + "".join(f"<li>{esc(s)}</li>" for s in summary) + "</ul>"
-        ),
         section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
         *([groups_html] if groups_html else []),
         cards_html,
+        tiers_html,
     ]
-    nav = [("overview", "Runs"), ("summary", "What changed"), ("headline", "Headline")]
-    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards")]
+    nav = [("summary", "Summary"), ("overview", "Runs"), ("headline", "Headline")]
+    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards"), ("bot-dependence", "Card ranks")]
     title = f"{la} vs {lb}"
     subtitle = f"{info_a['game'] or ''} · A = {a.name}, B = {b.name} · generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     footer = (

@@ -98,17 +98,56 @@ def flag(value: Any) -> Cell:
     return Cell('<span class="flag">yes</span>' if value else "", 1 if value else 0)
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[Cell]], *, caption: str = "", sortable: bool = True) -> str:
-    """Return an HTML table; ``headers`` are plain text (escaped here)."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    *,
+    caption: str = "",
+    sortable: bool = True,
+    table_id: str | None = None,
+    compact: bool = False,
+    titles: Sequence[str] | None = None,
+) -> str:
+    """Return an HTML table; ``headers`` (and the optional header tooltips ``titles``) are plain text.
+
+    ``caption`` is a safe HTML fragment. A ``sortable`` table sorts by a column when its
+    header is clicked (numbers by value, empty cells last); ``compact`` tables wrap their
+    headers and use smaller type so that many columns fit the page; ``table_id`` lets a
+    :func:`filter_box` find the table.
+    """
+    tips = list(titles) if titles is not None else [""] * len(headers)
+    tip = ["" if not t else ' title="' + esc(t) + '"' for t in tips]
+    head = "".join(f"<th{t}>{esc(h)}</th>" for h, t in zip(headers, tip, strict=True))
     body = []
     for row in rows:
         cells = "".join(f'<td data-v="{esc("" if c.sort is None else c.sort)}">{c.html}</td>' for c in row)
         body.append(f"<tr>{cells}</tr>")
     cap = f"<caption>{caption}</caption>" if caption else ""
-    cls = ' class="sortable"' if sortable else ""
+    classes = " ".join(c for c, on in (("sortable", sortable), ("compact", compact)) if on)
+    attrs = (f' id="{esc(table_id)}"' if table_id else "") + (f' class="{classes}"' if classes else "")
     inner = f"{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-    return f'<div class="scroll"><table{cls}>{inner}</table></div>'
+    return f'<div class="scroll"><table{attrs}>{inner}</table></div>'
+
+
+def filter_box(table_id: str, what: str, *, hint: str = "") -> str:
+    """Return a text box that shows only the rows of table ``table_id`` whose text matches what is typed.
+
+    The match is case-insensitive over the row's text columns (names, provenance,
+    verdicts), so typing ``too strong`` or a part of a card's name filters the table; the
+    box reports how many of the ``what`` (plural noun) are shown. No server is involved.
+    """
+    label = f"Filter {what}"
+    return (
+        f'<p class="filter"><label>{esc(label)} <input type="search" data-filter="{esc(table_id)}" '
+        f'placeholder="{esc(hint or "part of a name, or a word such as too strong")}" autocomplete="off"></label> '
+        f'<span class="muted" data-count="{esc(table_id)}" data-noun="{esc(what)}"></span></p>'
+    )
+
+
+def bullets(items: Iterable[tuple[str, str]]) -> str:
+    """Return a list of ``(topic, sentence)`` items (plain text) with the topic in bold."""
+    lines = "".join(f"<li><b>{esc(topic)}.</b> {esc(sentence)}</li>" for topic, sentence in items)
+    return f'<ul class="summary">{lines}</ul>'
 
 
 def key_values(items: Mapping[str, Any]) -> str:
@@ -178,20 +217,64 @@ td small{display:block;color:#666;font-size:11px}caption{text-align:left;color:#
 figure{margin:.6rem 0 1.2rem}figure img{max-width:100%;height:auto}figcaption{color:#555;font-size:12.5px}
 .note{background:#fff6e0;border-left:4px solid #E69F00;padding:.5rem .8rem}.flag{color:#D55E00;font-weight:bold}
 .summary li{margin:.25rem 0}.muted{color:#666}footer{margin-top:2.5rem;color:#666;font-size:12px}
+ul.summary{padding-left:1.2rem;font-size:14.5px;max-width:62rem}ul.summary li{margin:.45rem 0}
+table.compact{font-size:11.5px;width:100%}table.compact th{white-space:normal;vertical-align:bottom}
+table.compact th,table.compact td{padding:.25rem .3rem}table.compact td small{font-size:10px}
+table.compact th:first-child,table.compact td:first-child{min-width:7rem}
+table.sortable th[aria-sort=ascending]::after{content:" ▲"}table.sortable th[aria-sort=descending]::after{content:" ▼"}
+.filter input{font:inherit;padding:.2rem .4rem;width:22rem;max-width:60%}.strong{color:#D55E00;font-weight:bold}
+.weak{color:#0072B2;font-weight:bold}p.explain{color:#444;font-size:12.5px;margin:.2rem 0 .6rem}
 """
 
 JS = """
-document.querySelectorAll("table.sortable th").forEach(function (th) {
-  th.addEventListener("click", function () {
-    var body = th.closest("table").tBodies[0], i = Array.prototype.indexOf.call(th.parentNode.children, th);
-    var asc = th.dataset.dir !== "asc"; th.dataset.dir = asc ? "asc" : "desc";
+(function () {
+  function value(row, i) { var c = row.cells[i]; return c ? c.dataset.v : ""; }
+  function compare(x, y) {
+    var ex = x === "", ey = y === "";
+    if (ex || ey) { return ex === ey ? 0 : (ex ? 1 : -1); }
+    var nx = Number(x), ny = Number(y);
+    if (!isNaN(nx) && !isNaN(ny)) { return nx - ny; }
+    return String(x).localeCompare(String(y));
+  }
+  function sortBy(th) {
+    var table = th.closest("table"), body = table.tBodies[0];
+    var i = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    Array.prototype.forEach.call(th.parentNode.children, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
     Array.from(body.rows).sort(function (a, b) {
-      var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v, nx = parseFloat(x), ny = parseFloat(y);
-      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
+      var x = value(a, i), y = value(b, i), c = compare(x, y);
+      if (x === "" || y === "") { return c; }  // empty cells stay last in both directions
       return asc ? c : -c;
     }).forEach(function (r) { body.appendChild(r); });
+  }
+  document.querySelectorAll("table.sortable th").forEach(function (th) {
+    th.tabIndex = 0;  // the keyboard reaches the headers too: Enter or space sorts
+    th.addEventListener("click", function () { sortBy(th); });
+    th.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(th); }
+    });
   });
-});
+  function rowText(row) {
+    return Array.from(row.cells).filter(function (c) { return c.dataset.v === "" || isNaN(Number(c.dataset.v)); })
+      .map(function (c) { return c.textContent; }).join(" ").toLowerCase();
+  }
+  function applyFilter(input) {
+    var table = document.getElementById(input.dataset.filter);
+    if (!table) { return; }
+    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean), shown = 0, rows = table.tBodies[0].rows;
+    Array.from(rows).forEach(function (r) {
+      var text = rowText(r), keep = words.every(function (w) { return text.indexOf(w) >= 0; });
+      r.hidden = !keep; shown += keep ? 1 : 0;
+    });
+    var count = document.querySelector('[data-count="' + input.dataset.filter + '"]');
+    if (count) { count.textContent = shown + " of " + rows.length + " " + count.dataset.noun + " shown"; }
+  }
+  document.querySelectorAll("input[data-filter]").forEach(function (input) {
+    input.addEventListener("input", function () { applyFilter(input); });
+    applyFilter(input);
+  });
+})();
 """
 
 

@@ -1,33 +1,45 @@
-"""The report of one run: ``write_report(run, out_dir)`` -> ``out_dir/index.html`` + PNGs."""
+"""The report of one run: ``write_report(run, out_dir, values=None)`` -> ``out_dir/index.html`` + PNGs.
+
+The page is the list :data:`SECTIONS`: each entry has an anchor, a navigation label and a
+builder that takes the :class:`ReportContext` and returns the section's HTML, or None to
+leave it out of this run's page. A new section is one more line in that list (its
+builder can read the run, the charts collector and the shared background results from the
+context). The summary comes first on the page but is built last, from what the other
+sections computed.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import polars as pl
 
-from balance import charts
+import sims
 from balance import metrics as m
 from balance.io import Run
-from balance.report.cards import Pending, attributes_section, cards_section
-from balance.report.html import (
-    Cell,
-    Charts,
-    esc,
-    estimate,
-    flag,
-    key_values,
-    note,
-    number,
-    page,
-    points,
-    section,
-    table,
-    text,
+from balance.metrics import verdicts
+from balance.metrics.tiers import tier_counts, tier_names
+from balance.report import counterfactual
+from balance.report.cards import MIRROR_CARDS, CardFacts, Pending, attributes_section, card_facts, cards_section
+from balance.report.counterfactual import CardValues
+from balance.report.games import (
+    TempoData,
+    counters_section,
+    first_seat_section,
+    game_length_section,
+    outcomes_section,
+    tempo_data,
+    tempo_problem,
+    tempo_section,
+    win_rates_section,
 )
+from balance.report.html import Charts, bullets, esc, key_values, note, page, section
 from balance.report.solitaire import (
     SOLITAIRE_METHODS,
     SolitaireData,
@@ -38,9 +50,20 @@ from balance.report.solitaire import (
     step_outcomes_section,
 )
 from balance.report.steps import StepData, shows_steps, step_data, steps_section
-from balance.report.tables import summary_table, wide_counters
-
-ORDINAL = {1: "moved first", 2: "moved second"}
+from balance.report.summary import (
+    BIAS_WARNING,
+    Sentence,
+    bots_sentence,
+    draws_sentence,
+    flagged_sentences,
+    iwd_sentence,
+    length_sentence,
+    rules_sentence,
+    seat_sentence,
+    solitaire_sentences,
+    tier_sentence,
+)
+from balance.report.tiers import TierResult, tiers_section
 
 
 def _cols(lf: pl.LazyFrame) -> list[str]:
@@ -79,197 +102,236 @@ def run_info(run: Run) -> dict[str, Any]:
     }
 
 
-def _rate_rows(df: pl.DataFrame, label: Any) -> list[list[Cell]]:
+class VariantInfo(NamedTuple):
+    """The rule reading a run rests on: its variant's name and note from the game's ``GameSpec.variants``."""
+
+    name: str | None
+    note: str | None
+    caveat: str | None  # why the note may not describe the run (unknown variant, other rules version)
+
+
+def variant_info(run: Run) -> VariantInfo:
+    """Return the run's variant with its note from the registered game (when the game and variant are known)."""
+    name = manifest_value(run, "variant")
+    game = manifest_value(run, "game", "game_name")
+    if not name:
+        return VariantInfo(None, None, None)
+    try:
+        spec = sims.load(str(game))
+    except (KeyError, ImportError, AttributeError):
+        return VariantInfo(str(name), None, f"game {game!r} is not registered here, so its variants are unknown")
+    variant = spec.variants.get(str(name))
+    if variant is None:
+        return VariantInfo(
+            str(name), None, f"not a named variant of {spec.name}; the run's parameters are listed under Run"
+        )
+    version = manifest_value(run, "rules_version")
+    caveat = None
+    if version is not None and str(version) != str(spec.rules_version):
+        caveat = f"the note is from rules version {spec.rules_version}; the run was made under version {version}"
+    return VariantInfo(str(name), variant.note or None, caveat)
+
+
+class _Pending(NamedTuple):
+    """The large scans running in the background, and the turn unit."""
+
+    unit: str
+    cards: Pending
+    tempo: Future[TempoData] | None
+    steps: Future[StepData] | None
+    solitaire: Future[SolitaireData] | None
+    seen: Future[pl.DataFrame] | None  # verdicts.seen_unseen: the IWD explanation
+    tiers: Future[pl.DataFrame] | None  # tier_counts: card metric per bot and half
+
+
+@dataclass
+class ReportContext:
+    """What a section builder may use: the run, the chart collector, background results, card values."""
+
+    run: Run
+    info: dict[str, Any]
+    out: Charts
+    pending: _Pending
+    values: CardValues | None
+    variant: VariantInfo
+
+    @property
+    def unit(self) -> str:
+        """Return what one row of the turns table is (``turn``, ``battle`` ...)."""
+        return self.pending.unit
+
+    @property
+    def n_seats(self) -> int:
+        """Return the seats of a game of this run."""
+        return self.run.n_seats
+
+    @property
+    def solitaire(self) -> bool:
+        """Return whether the game has one seat."""
+        return self.run.n_seats == 1
+
+    @functools.cached_property
+    def cards(self) -> CardFacts | None:
+        """Return the per-card figures with verdicts (waits for the cards scan), or None without a cards table."""
+        return card_facts(self.run, self.pending.cards, self.values, self.pending.seen)
+
+    @functools.cached_property
+    def tempo(self) -> TempoData | None:
+        """Return the tempo metrics (waits for the turns scan), or None when the run has none."""
+        return self.pending.tempo.result() if self.pending.tempo is not None else None
+
+    @functools.cached_property
+    def tiers(self) -> TierResult | None:
+        """Return the card ranking under the run's first two bots (in seat order), or None with fewer than two."""
+        if self.pending.tiers is None:
+            return None
+        a, b = _tier_pair(self.run)
+        return TierResult(self.pending.tiers.result(), a, b, self.run.card_dim)
+
+
+def _tier_pair(run: Run) -> tuple[str, str]:
+    """Return two bots of the run, seat 0's first."""
+    first = run.seats.filter(pl.col("seat") == 0).select(pl.col("bot").cast(pl.String).first()).collect().item()
+    names = tier_names(run.seats)
+    others = [b for b in names if b != first]
+    return (first, others[0]) if first in names and others else (names[0], names[1])
+
+
+# -- sections ------------------------------------------------------------------------------
+
+
+def _overview(c: ReportContext) -> str:
+    params = c.run.manifest.get("params") or {}
+    parts = [key_values(c.info)]
+    parts += (
+        ["<h3>Parameters</h3>", key_values(params)]
+        if isinstance(params, dict) and params
+        else [note("The manifest lists no parameters.")]
+    )
+    return section("overview", "Run", *parts)
+
+
+def _card_sentences(c: ReportContext) -> list[Sentence]:
+    facts = c.cards
+    if facts is None:
+        return [("Cards", "The run did not record the cards table: no card figures.")]
+    if facts.basis is not None:
+        b = facts.basis
+        frame = facts.values.select(
+            "name",
+            "reference",
+            "verdict",
+            pl.col(b).alias("value"),
+            pl.col(f"{b}_lo").alias("lo"),
+            pl.col(f"{b}_hi").alias("hi"),
+        )
+        out = flagged_sentences(frame, counterfactual=facts.basis == "delta")
+        if facts.basis == "gih_wr":
+            out.append(("Caution", BIAS_WARNING))
+            if facts.seen is not None and verdicts.iwd_biased(facts.seen):
+                out.append(("IWD", iwd_sentence(facts.seen)))
+        return out
+    if facts.mirror:
+        return [("Cards", MIRROR_CARDS)]
     return [
-        [text(label(r)), number(r["n"]), number(r["wins"]), estimate(r["rate"], r["lo"], r["hi"])]
-        for r in df.iter_rows(named=True)
-    ]
-
-
-def _win_rates(run: Run, n_seats: int, out: Charts) -> str:
-    if "won" not in _cols(run.seats):
-        return section("win-rates", "Win rates", note("No winner in this game (no seats.won column): no win rates."))
-    has_bot = "bot" in _cols(run.seats)
-    by_seat = m.win_rates(run.seats, by="seat")
-    rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
-    parts = []
-    n_bots = run.seats.select(pl.col("bot").n_unique()).collect().item() if has_bot else 0
-    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
-    if has_bot:
-        by_bot = m.win_rates(run.seats, by="bot")
-        rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
-        charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
-    charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
-    if n_seats >= 2:
-        by_pos = m.win_rates(run.seats, by="position", games=run.games)
-        rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
-    parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
-    parts.append(
-        table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
-    )
-    if has_bot and n_seats >= 2:
-        cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games)
-        parts.append("<h3>By bot and turn order</h3>")
-        parts.append(
-            table(
-                ["bot and turn order", "seats", "wins", "win rate [95 % CI]"],
-                _rate_rows(cross, lambda r: f"{r['bot']}, {ORDINAL.get(r['position'], r['position'])}"),
-            )
+        (
+            "Cards",
+            "No winner, so no card win rates: the card section shows how often each card comes into play and what "
+            "it does; counterfactual values need balance value.",
         )
-    return section("win-rates", "Win rates", *parts)
-
-
-def _first_seat(run: Run, n_seats: int, out: Charts) -> str:
-    if n_seats < 2 or not all(c in _cols(run.games) for c in ("winner", "first_seat")):
-        why = "Single-seat game" if n_seats < 2 else "No games.winner or games.first_seat column"
-        return section("first-seat", "First-seat advantage", note(f"{why}: no first-seat advantage to measure."))
-    fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
-    r = fsa.row(0, named=True)
-    rows = [
-        [
-            text("all games"),
-            number(r["n_games"]),
-            number(r["n"]),
-            number(r["first_wins"]),
-            estimate(r["rate"], r["lo"], r["hi"]),
-            points(r["advantage"], r["advantage_lo"], r["advantage_hi"]),
-            flag(r["significant"]),
-        ]
     ]
-    headers = [
-        "games",
-        "all",
-        "decided",
-        "won by first mover",
-        "share of decided [95 % CI]",
-        "advantage vs fair",
-        "significant",
-    ]
-    chart = out.add(
-        "first_seat_advantage", charts.plot_first_seat_advantage(fsa).figure, "First-seat share of decided games"
-    )
-    return section("first-seat", "First-seat advantage", chart, table(headers, rows, sortable=False))
 
 
-def _outcomes(run: Run, solitaire: bool = False) -> str:
-    df = m.outcomes(run.games)
-    rows = [
-        [
-            text(r["kind"].replace("_", " ")),
-            text(r["value"]),
-            number(r["count"]),
-            estimate(r["rate"], r["lo"], r["hi"], r["n"]),
-        ]
-        for r in df.iter_rows(named=True)
-    ]
-    parts = [table(["kind", "outcome", "games", "rate [95 % CI]"], rows)]
-    # a solitaire run shows its end reasons by group (class) in the groups section instead
-    skip = m.group_columns(run.games) if solitaire else []
-    details = m.outcome_details(run.games, enums=[c for c in m.enum_columns(run.games) if c not in skip])
-    for (column,), part in details.group_by("column", maintain_order=True):
-        label = str(column).replace("_", " ")
-        parts.append(f"<h3>End reason × {esc(label)}</h3>")
-        parts.append(
-            table(
-                ["end reason", label, "games", "share of the end reason [95 % CI]"],
-                [
-                    [
-                        text(r["end_reason"]),
-                        text(r["value"]),
-                        number(r["count"]),
-                        estimate(r["rate"], r["lo"], r["hi"], r["n"]),
-                    ]
-                    for r in part.iter_rows(named=True)
-                ],
-                caption=f"How the games of each end reason split by {label}; n = games with that end reason.",
-            )
-        )
-    title = "Outcomes: draws, timeouts and end reasons" if "winner" in _cols(run.games) else "Outcomes: end reasons"
-    return section("outcomes", title, *parts)
-
-
-def _game_length(run: Run, out: Charts) -> str:
-    dist, summary = m.game_length(run.games), m.game_length_summary(run.games)
-    chart = out.add(
-        "game_length", charts.plot_game_length(dist, summary=summary).figure, "Histogram of game length in turns"
-    )
-    return section("game-length", "Game length", chart, summary_table([("game length (turns)", summary, "")]))
-
-
-def _tempo_problem(run: Run) -> str | None:
-    """Return why the run has no tempo metrics, or None when it has."""
-    if run.turns is None:
-        return "This run did not record the turns table; tempo metrics are skipped."
-    missing = [c for c in m.TEMPO_COLUMNS if c not in _cols(run.turns)]
-    if missing:
-        return f"The turns table has no {', '.join(missing)} column(s); tempo needs two seats' scores."
-    if "winner" not in _cols(run.games):
-        return "The games table has no winner column; tempo and lead changes need one."
-    return None
-
-
-IN_MEMORY_TURNS = 150_000_000  # up to this many turn rows, read the needed columns once (~14 bytes a row)
-
-
-def _tempo_data(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Return ``tempo`` and ``lead_per_game`` of the run, reading the turns table once when it fits."""
-    assert run.turns is not None
-    turns = run.turns
-    if turns.select(pl.len()).collect().item() <= IN_MEMORY_TURNS:
-        turns = turns.select("game", "turn", *m.TEMPO_COLUMNS).collect().lazy()
-    return m.tempo(turns, run.games), m.lead_per_game(turns, run.games)
-
-
-def _tempo(run: Run, unit: str, out: Charts, data: Future[tuple[pl.DataFrame, pl.DataFrame]] | None) -> str:
-    if data is None:
-        return section("tempo", "Tempo", note(_tempo_problem(run) or "No tempo metrics."))
-    curve, per_game = data.result()
-    lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
-    every = "turn end" if unit == "turn" else unit
-    return section(
-        "tempo",
-        "Tempo",
-        out.add(
-            "tempo",
-            charts.plot_tempo(curve, unit=unit).figure,
-            f"Score difference by {unit}",
-            f"{unit.capitalize()}s reached by fewer than 1 % of games are not drawn.",
-        ),
-        out.add(
-            "lead_changes",
-            charts.plot_lead_changes(m.distribution(per_game, "lead_changes"), summary=lc_sum).figure,
-            "Lead changes per game",
-        ),
-        out.add(
-            "lead_for_good",
-            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum, unit=unit).figure,
-            f"{unit.capitalize()} the winner takes the lead for good",
-            f"Decided games; the {unit} after which the winner is strictly ahead at every later {every}.",
-        ),
-        summary_table(
-            [("lead changes per game", lc_sum, ""), (f"{unit} the winner takes the lead for good", lfg_sum, "")]
-        ),
-    )
-
-
-def _counters(run: Run, solitaire: bool = False) -> str:
-    by = "bot" if "bot" in _cols(run.seats) else "seat"
-    seats = m.seat_counters(run.seats, by=by)
-    # a seats column holding the code of a games enum column (a class) is a label, not a counter
-    seats = seats.filter(~pl.col("counter").is_in(m.enum_columns(run.games)))
-    games = m.game_counters(run.games)
-    if solitaire:  # columns fixed by a group (a class's rank and suit) are in the groups section
-        fixed = [c for g in m.group_columns(run.games) for c in m.descriptor_columns(run.games, g)]
-        games = games.filter(~pl.col("counter").is_in(fixed))
-    parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
-    if seats.height:
-        parts.append(wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
+def _summary(c: ReportContext) -> str:
+    games, items = c.run.games, []
+    if c.solitaire:
+        items += solitaire_sentences(c.run)
+        items.append(length_sentence(games, c.unit, rounds=False, solitaire=True))
     else:
-        parts.append(note("The seats table has no numeric counters."))
-    if games.height:
-        parts.append("<h3>Per game (mean over all games)</h3>")
-        parts.append(wide_counters(games.with_columns(pl.lit("all games").alias("games")), "games", "games"))
-    return section("seat-counters", "Counters", *parts)
+        if {"winner", "first_seat"} <= set(_cols(games)):
+            items.append(seat_sentence(games, c.n_seats))
+        items += [s for s in (bots_sentence(c.run.seats), draws_sentence(games)) if s is not None]
+        rounds = c.tempo is not None and c.tempo.curve_unit == "round"
+        items.append(length_sentence(games, c.unit, rounds=rounds))
+    items += _card_sentences(c)
+    if c.tiers is not None and c.tiers.agreement.cards >= 4:
+        items.append(tier_sentence(c.tiers.agreement, c.tiers.ranks))
+    items.append(rules_sentence(c.variant.name, c.variant.note or c.variant.caveat))
+    return section(
+        "summary", "Summary", bullets(items), '<p class="muted">Figures, intervals and definitions: below.</p>'
+    )
+
+
+def _tiers(c: ReportContext) -> str | None:
+    if c.solitaire or c.run.cards is None or not m.has_card_values(c.run.cards):
+        return None
+    names = tier_names(c.run.seats)
+    why = (
+        f"One bot plays every seat of this run ({', '.join(names) or 'unnamed'}): to see how card values depend on "
+        "the bot, run the same seeds with another bot and compare the runs (balance compare RUN_A RUN_B)."
+    )
+    return tiers_section(c.tiers, c.out, why=why)
+
+
+def _methods(c: ReportContext) -> str:
+    methods = f"{SOLITAIRE_METHODS} {METHODS}" if c.solitaire else METHODS
+    v = c.variant
+    if v.name:
+        rules = f"Rule reading: variant {v.name}" + (f": {v.note}" if v.note else "")
+        rules = rules.rstrip(".") + (f" ({v.caveat})." if v.caveat else ".")
+    else:
+        rules = "Rule reading: the run does not record its variant."
+    parts = [f"<p><b>{esc(rules)}</b></p>", f"<p>{esc(methods)}</p>", f"<p>{esc(VERDICTS)}</p>"]
+    if c.values is not None:
+        parts.append(f"<p>{esc(COUNTERFACTUAL)}</p>")
+    if c.tiers is not None:
+        parts.append(f"<p>{esc(TIERS)}</p>")
+    return section("methods", "Definitions and methods", *parts)
+
+
+class Section(NamedTuple):
+    """One section of the page: its anchor, its navigation label and its builder (None: left out)."""
+
+    anchor: str
+    label: str | Callable[[ReportContext], str]
+    build: Callable[[ReportContext], str | None]
+
+
+SECTIONS: list[Section] = [
+    Section("summary", "Summary", _summary),  # built last, from what the other sections computed
+    Section("overview", "Run", _overview),
+    Section("win-rates", "Win rates", lambda c: win_rates_section(c.run, c.n_seats, c.out)),
+    Section("first-seat", "First seat", lambda c: first_seat_section(c.run, c.n_seats, c.out)),
+    Section("outcomes", "Outcomes", lambda c: outcomes_section(c.run, solitaire=c.solitaire)),
+    Section(
+        "game-length",
+        "Length",
+        lambda c: length_section(c.run, c.unit, c.out) if c.solitaire else game_length_section(c.run, c.out),
+    ),
+    Section("groups", "Groups", lambda c: groups_section(c.run, c.out) if c.solitaire else None),
+    Section(
+        "levels",
+        "Levels",
+        lambda c: levels_section(c.run, c.unit, c.out, c.pending.solitaire) if c.solitaire else None,
+    ),
+    Section(
+        "step-outcomes",
+        lambda c: f"{c.unit.capitalize()}s",
+        lambda c: step_outcomes_section(c.unit, c.out, c.pending.solitaire) if c.solitaire else None,
+    ),
+    Section(
+        "steps",
+        lambda c: f"{c.unit.capitalize()}s",
+        lambda c: steps_section(c.unit, c.out, c.pending.steps) if c.pending.steps is not None else None,
+    ),
+    Section("cards", "Cards", lambda c: cards_section(c.run, c.out, c.pending.cards, c.cards)),
+    Section("card-attributes", "Card attributes", lambda c: attributes_section(c.run, c.out, c.pending.cards)),
+    Section("bot-dependence", "Bot dependence", _tiers),
+    Section("tempo", "Tempo", lambda c: tempo_section(c.run, c.unit, c.out, c.pending.tempo)),
+    Section("seat-counters", "Counters", lambda c: counters_section(c.run, solitaire=c.solitaire)),
+    Section("methods", "Methods", _methods),
+]
+LAST = ("summary",)  # sections built after all others
 
 
 METHODS = (
@@ -281,91 +343,69 @@ METHODS = (
     "avg turn first played: global turn number (both seats counted). "
     "Games recorded one row per battle (or other step): the opener is the seat that took the step's first "
     "turn, and drawn steps are left out of its share won. Card value by attribute: card-level rows pooled "
-    "over the cards sharing a value; intervals use the most-held card's n (conservative)."
+    "over the cards sharing a value; intervals use the most-held card's n (conservative). "
+    "Tempo of a game whose seats alternate: the score difference after each round (both seats' turns); lead "
+    "changes and the lead for good are counted per turn."
+)
+VERDICTS = (
+    f"Card verdicts: a card is too strong (too weak) when its value is more than {verdicts.BAND * 100:.0f} "
+    "percentage points above (below) the median card's and its 95 % interval lies entirely above (below) that "
+    "median; by counterfactual Δ when the run has values, else by GIH WR (observational, so a lead to check, "
+    "not a finding). Not corrected for multiple comparisons."
+)
+COUNTERFACTUAL = (
+    "Counterfactual Δ (balance value): for each card, the same seeds are played with the card in the holder's "
+    "deck and with its copies replaced by the baseline; Δ = difference in the holder's win rate with a paired "
+    "95 % interval, n = paired games."
+)
+TIERS = (
+    "Bot dependence: GIH WR per card counted separately for each bot's seats; cards ranked under each bot "
+    "(1 = highest) and compared with Spearman's ρ (Fisher-z interval, standard error √(1.06 / (n − 3)) over n "
+    "cards); reliability from the two halves of the games (even and odd ids) with the Spearman-Brown step-up."
 )
 
 
-def _body(run: Run, info: dict[str, Any], out: Charts, pending: _Pending) -> list[str]:
-    """Return the report's sections in page order (card, tempo and step sections wait for their data)."""
-    n_seats = run.n_seats
-    params = run.manifest.get("params") or {}
-    overview = [key_values(info)]
-    overview += (
-        ["<h3>Parameters</h3>", key_values(params)]
-        if isinstance(params, dict) and params
-        else [note("The manifest lists no parameters.")]
-    )
-    early = [
-        section("overview", "Run", *overview),
-        _win_rates(run, n_seats, out),
-        _first_seat(run, n_seats, out),
-        _outcomes(run, solitaire=n_seats == 1),
-        length_section(run, pending.unit, out) if n_seats == 1 else _game_length(run, out),
-    ]
-    if n_seats == 1:
-        early += [
-            groups_section(run, out),
-            levels_section(run, pending.unit, out, pending.solitaire),
-            step_outcomes_section(pending.unit, out, pending.solitaire),
-        ]
-    counters = _counters(run, solitaire=n_seats == 1)
-    methods_text = f"{SOLITAIRE_METHODS} {METHODS}" if n_seats == 1 else METHODS
-    methods = section("methods", "Definitions and methods", f"<p>{esc(methods_text)}</p>")
-    steps = [steps_section(pending.unit, out, pending.steps)] if pending.steps is not None else []
-    attributes = attributes_section(run, out, pending.cards)
-    cards = [cards_section(run, out, pending.cards), *([attributes] if attributes else [])]
-    return [*early, *steps, *cards, _tempo(run, pending.unit, out, pending.tempo), counters, methods]
-
-
-class _Pending(NamedTuple):
-    """The large scans running in the background, and the turn unit."""
-
-    unit: str
-    cards: Pending
-    tempo: Future[tuple[pl.DataFrame, pl.DataFrame]] | None
-    steps: Future[StepData] | None
-    solitaire: Future[SolitaireData] | None
-
-
-def write_report(run: Run, out_dir: Path | str) -> Path:
+def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = None) -> Path:
     """Write the report of ``run`` to ``out_dir/index.html`` plus one PNG per chart; return the HTML path.
 
     The HTML is self-contained (charts embedded, CSS inline, no external resources).
     Sections whose table the run lacks (cards, turns) are replaced by a note.
+    Counterfactual card values come from ``values`` (a ``balance value`` output directory
+    or its ``values.parquet``), else from a ``values.parquet`` in the run directory; a
+    values file that does not fit the run raises :class:`~balance.report.counterfactual.ValuesError`
+    before anything is written.
     """
+    cv = counterfactual.load(run, values)
     out = Charts(Path(out_dir))
     info = run_info(run)
     unit = run.turn_unit
-    solitaire = run.solitaire
+    cards = run.cards
     # The large scans (cards, turns) run in background threads (polars frees the GIL)
     # while this thread computes the small metrics and draws; matplotlib stays on this thread.
     with ThreadPoolExecutor(max_workers=2) as background:
+        two_seats = run.n_seats >= 2 and cards is not None and m.has_card_values(cards)
         pending = _Pending(
             unit,
-            background.submit(m.card_summary, run.cards, run.card_dim, run.seats) if run.cards is not None else None,
-            background.submit(_tempo_data, run) if _tempo_problem(run) is None else None,
+            background.submit(m.card_summary, cards, run.card_dim, run.seats) if cards is not None else None,
+            background.submit(tempo_data, run, unit) if tempo_problem(run) is None else None,
             background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
-            background.submit(solitaire_data, run) if solitaire and run.turns is not None else None,
+            background.submit(solitaire_data, run) if run.solitaire and run.turns is not None else None,
+            background.submit(verdicts.seen_unseen, cards, run.games)
+            if two_seats and verdicts.has_seen_columns(cards, run.games)
+            else None,
+            background.submit(tier_counts, cards, run.seats) if two_seats and len(tier_names(run.seats)) >= 2 else None,
         )
-        body = _body(run, info, out, pending)
-    nav = [
-        ("overview", "Run"),
-        ("win-rates", "Win rates"),
-        ("first-seat", "First seat"),
-        ("outcomes", "Outcomes"),
-        ("game-length", "Length"),
-        *(
-            [("groups", "Groups"), ("levels", "Levels"), ("step-outcomes", f"{unit.capitalize()}s")]
-            if solitaire
-            else []
-        ),
-        *([("steps", f"{unit.capitalize()}s")] if pending.steps is not None else []),
-        ("cards", "Cards"),
-        *([("card-attributes", "Card attributes")] if pending.cards is not None else []),
-        ("tempo", "Tempo"),
-        ("seat-counters", "Counters"),
-        ("methods", "Methods"),
-    ]
+        ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
+        built: dict[str, str | None] = {}
+        for s in SECTIONS:
+            if s.anchor not in LAST:
+                built[s.anchor] = s.build(ctx)
+        for s in SECTIONS:
+            if s.anchor in LAST:
+                built[s.anchor] = s.build(ctx)
+    shown = [s for s in SECTIONS if built[s.anchor] is not None]
+    nav = [(s.anchor, s.label(ctx) if callable(s.label) else s.label) for s in shown]
+    body = [str(built[s.anchor]) for s in shown]
     title = " — ".join(str(v) for v in (info["game"], info["variant"]) if v) or run.name
     subtitle = f"{info['games']:,} games · run {run.name} · report generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     path = out.out_dir / "index.html"

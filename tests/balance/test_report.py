@@ -69,7 +69,7 @@ def test_report_writes_html_and_pngs_with_every_section(report: tuple[Path, str]
     assert "partly reconstructed" in html
     assert '<section id="steps">' not in html  # one row per turn: no steps section
     assert "End reason ×" not in html  # end_reason is the only enum column
-    assert "Score difference by turn" in html
+    assert "Score difference by round" in html  # the seats alternate: tempo by round
     assert "Turn the winner takes the lead for good" in html
     assert "mirror decks" not in html
     _assert_self_contained(html)

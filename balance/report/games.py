@@ -1,0 +1,237 @@
+"""Report sections about whole games: win rates, first seat, outcomes, length, tempo, counters."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from balance import charts
+from balance import metrics as m
+from balance.io import Run
+from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, points, section, table, text
+from balance.report.tables import summary_table, wide_counters
+
+
+def _cols(lf: pl.LazyFrame) -> list[str]:
+    return lf.collect_schema().names()
+
+
+ORDINAL = {1: "moved first", 2: "moved second"}
+
+
+def _rate_rows(df: pl.DataFrame, label: Any) -> list[list[Cell]]:
+    return [
+        [text(label(r)), number(r["n"]), number(r["wins"]), estimate(r["rate"], r["lo"], r["hi"])]
+        for r in df.iter_rows(named=True)
+    ]
+
+
+def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
+    if "won" not in _cols(run.seats):
+        return section("win-rates", "Win rates", note("No winner in this game (no seats.won column): no win rates."))
+    has_bot = "bot" in _cols(run.seats)
+    by_seat = m.win_rates(run.seats, by="seat")
+    rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
+    parts = []
+    n_bots = run.seats.select(pl.col("bot").n_unique()).collect().item() if has_bot else 0
+    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
+    if has_bot:
+        by_bot = m.win_rates(run.seats, by="bot")
+        rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
+        charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
+    charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
+    if n_seats >= 2:
+        by_pos = m.win_rates(run.seats, by="position", games=run.games)
+        rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
+    parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
+    parts.append(
+        table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
+    )
+    if has_bot and n_seats >= 2:
+        cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games)
+        parts.append("<h3>By bot and turn order</h3>")
+        parts.append(
+            table(
+                ["bot and turn order", "seats", "wins", "win rate [95 % CI]"],
+                _rate_rows(cross, lambda r: f"{r['bot']}, {ORDINAL.get(r['position'], r['position'])}"),
+            )
+        )
+    return section("win-rates", "Win rates", *parts)
+
+
+def first_seat_section(run: Run, n_seats: int, out: Charts) -> str:
+    if n_seats < 2 or not all(c in _cols(run.games) for c in ("winner", "first_seat")):
+        why = "Single-seat game" if n_seats < 2 else "No games.winner or games.first_seat column"
+        return section("first-seat", "First-seat advantage", note(f"{why}: no first-seat advantage to measure."))
+    fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
+    r = fsa.row(0, named=True)
+    rows = [
+        [
+            text("all games"),
+            number(r["n_games"]),
+            number(r["n"]),
+            number(r["first_wins"]),
+            estimate(r["rate"], r["lo"], r["hi"]),
+            points(r["advantage"], r["advantage_lo"], r["advantage_hi"]),
+            flag(r["significant"]),
+        ]
+    ]
+    headers = [
+        "games",
+        "all",
+        "decided",
+        "won by first mover",
+        "share of decided [95 % CI]",
+        "advantage vs fair",
+        "significant",
+    ]
+    chart = out.add(
+        "first_seat_advantage", charts.plot_first_seat_advantage(fsa).figure, "First-seat share of decided games"
+    )
+    return section("first-seat", "First-seat advantage", chart, table(headers, rows, sortable=False))
+
+
+def outcomes_section(run: Run, solitaire: bool = False) -> str:
+    df = m.outcomes(run.games)
+    rows = [
+        [
+            text(r["kind"].replace("_", " ")),
+            text(r["value"]),
+            number(r["count"]),
+            estimate(r["rate"], r["lo"], r["hi"], r["n"]),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
+    parts = [table(["kind", "outcome", "games", "rate [95 % CI]"], rows)]
+    # a solitaire run shows its end reasons by group (class) in the groups section instead
+    skip = m.group_columns(run.games) if solitaire else []
+    details = m.outcome_details(run.games, enums=[c for c in m.enum_columns(run.games) if c not in skip])
+    for (column,), part in details.group_by("column", maintain_order=True):
+        label = str(column).replace("_", " ")
+        parts.append(f"<h3>End reason × {esc(label)}</h3>")
+        parts.append(
+            table(
+                ["end reason", label, "games", "share of the end reason [95 % CI]"],
+                [
+                    [
+                        text(r["end_reason"]),
+                        text(r["value"]),
+                        number(r["count"]),
+                        estimate(r["rate"], r["lo"], r["hi"], r["n"]),
+                    ]
+                    for r in part.iter_rows(named=True)
+                ],
+                caption=f"How the games of each end reason split by {label}; n = games with that end reason.",
+            )
+        )
+    title = "Outcomes: draws, timeouts and end reasons" if "winner" in _cols(run.games) else "Outcomes: end reasons"
+    return section("outcomes", title, *parts)
+
+
+def game_length_section(run: Run, out: Charts) -> str:
+    dist, summary = m.game_length(run.games), m.game_length_summary(run.games)
+    chart = out.add(
+        "game_length", charts.plot_game_length(dist, summary=summary).figure, "Histogram of game length in turns"
+    )
+    return section("game-length", "Game length", chart, summary_table([("game length (turns)", summary, "")]))
+
+
+def tempo_problem(run: Run) -> str | None:
+    """Return why the run has no tempo metrics, or None when it has."""
+    if run.turns is None:
+        return "This run did not record the turns table; tempo metrics are skipped."
+    missing = [c for c in m.TEMPO_COLUMNS if c not in _cols(run.turns)]
+    if missing:
+        return f"The turns table has no {', '.join(missing)} column(s); tempo needs two seats' scores."
+    if "winner" not in _cols(run.games):
+        return "The games table has no winner column; tempo and lead changes need one."
+    return None
+
+
+IN_MEMORY_TURNS = 150_000_000  # up to this many turn rows, read the needed columns once (~14 bytes a row)
+
+
+class TempoData(NamedTuple):
+    """The tempo curve (by round when the seats alternate, else by row of the turns table) and leads per game."""
+
+    curve: pl.DataFrame
+    per_game: pl.DataFrame
+    curve_unit: str  # "round", or the run's turn unit
+
+
+def tempo_data(run: Run, unit: str) -> TempoData:
+    """Return the tempo metrics of the run, reading the turns table once when it fits.
+
+    A game played in alternating turns gets its tempo curve by round (both seats' turns),
+    so the curve does not zig-zag with the half-turns; lead changes and the lead for good
+    stay per turn.
+    """
+    assert run.turns is not None
+    turns = run.turns
+    keep = ["game", "turn", *(["seat"] if "seat" in _cols(turns) else []), *m.TEMPO_COLUMNS]
+    if turns.select(pl.len()).collect().item() <= IN_MEMORY_TURNS:
+        turns = turns.select(keep).collect().lazy()
+    by_round = unit == "turn" and run.n_seats == 2 and m.alternates(turns, run.games)
+    curve = m.tempo(m.rounds(turns) if by_round else turns, run.games)
+    return TempoData(curve, m.lead_per_game(turns, run.games), "round" if by_round else unit)
+
+
+def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | None) -> str:
+    if data is None:
+        return section("tempo", "Tempo", note(tempo_problem(run) or "No tempo metrics."))
+    curve, per_game, curve_unit = data.result()
+    lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
+    every = "turn end" if unit == "turn" else unit
+    by_round = (
+        " Rounds: the first seat's turn and then the second's, so the curve compares the seats after equal "
+        "numbers of turns; a game that ends within a round counts at its last turn."
+        if curve_unit == "round"
+        else ""
+    )
+    return section(
+        "tempo",
+        "Tempo",
+        out.add(
+            "tempo",
+            charts.plot_tempo(curve, unit=curve_unit).figure,
+            f"Score difference by {curve_unit}",
+            f"{curve_unit.capitalize()}s reached by fewer than 1 % of games are not drawn.{by_round}",
+        ),
+        out.add(
+            "lead_changes",
+            charts.plot_lead_changes(m.distribution(per_game, "lead_changes"), summary=lc_sum).figure,
+            "Lead changes per game",
+            f"Counted at every {every}.",
+        ),
+        out.add(
+            "lead_for_good",
+            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum, unit=unit).figure,
+            f"{unit.capitalize()} the winner takes the lead for good",
+            f"Decided games; the {unit} after which the winner is strictly ahead at every later {every}.",
+        ),
+        summary_table(
+            [("lead changes per game", lc_sum, ""), (f"{unit} the winner takes the lead for good", lfg_sum, "")]
+        ),
+    )
+
+
+def counters_section(run: Run, solitaire: bool = False) -> str:
+    by = "bot" if "bot" in _cols(run.seats) else "seat"
+    seats = m.seat_counters(run.seats, by=by)
+    # a seats column holding the code of a games enum column (a class) is a label, not a counter
+    seats = seats.filter(~pl.col("counter").is_in(m.enum_columns(run.games)))
+    games = m.game_counters(run.games)
+    if solitaire:  # columns fixed by a group (a class's rank and suit) are in the groups section
+        fixed = [c for g in m.group_columns(run.games) for c in m.descriptor_columns(run.games, g)]
+        games = games.filter(~pl.col("counter").is_in(fixed))
+    parts = [f"<h3>Per seat, by {esc(by)} (mean per game)</h3>"]
+    if seats.height:
+        parts.append(wide_counters(seats.with_columns(pl.col(by).cast(pl.String)), by, by))
+    else:
+        parts.append(note("The seats table has no numeric counters."))
+    if games.height:
+        parts.append("<h3>Per game (mean over all games)</h3>")
+        parts.append(wide_counters(games.with_columns(pl.lit("all games").alias("games")), "games", "games"))
+    return section("seat-counters", "Counters", *parts)

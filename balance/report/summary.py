@@ -1,0 +1,290 @@
+"""The one-minute summary that opens every report: the answers, each as one plain sentence.
+
+A sentence is a ``(topic, text)`` pair of plain text (escaped when rendered by
+:func:`balance.report.html.bullets`). The single-run summary gives the headline numbers
+with their intervals (seat advantage, bots, draws and timeouts, game length), the cards
+flagged as too strong or too weak (by counterfactual value when the run has it, else by
+GIH WR with its bias warning), how much the card ranking depends on the bot, and the
+rule reading the figures rest on. The comparison summary gives both runs' headline
+numbers and the significant paired differences.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from balance import metrics as m
+from balance.io import Run
+from balance.metrics import verdicts
+from balance.metrics.tiers import Agreement, metric_label
+from balance.report.html import pct
+
+Sentence = tuple[str, str]
+SHOW = 5  # flagged cards named per direction; the rest are counted
+
+
+def _n(x: Any) -> str:
+    return f"{int(x):,}".replace(",", "\u202f")
+
+
+def _ci(lo: Any, hi: Any) -> str:
+    return f"95 % CI {pct(lo)}–{pct(hi)}"
+
+
+def _pp(x: float) -> str:
+    return f"{x * 100:+.1f} pp"
+
+
+def _mean(x: float, lo: float, hi: float, unit: str) -> str:
+    return f"{x:.1f} {unit} on average (95 % CI {lo:.1f}–{hi:.1f})"
+
+
+# -- headline numbers of one run -----------------------------------------------------------
+
+
+def seat_sentence(games: pl.LazyFrame, n_seats: int) -> Sentence:
+    """Return the first-seat advantage as a sentence (share of decided games won by the first mover)."""
+    r = m.first_seat_advantage(games, n_seats=n_seats).row(0, named=True)
+    fair = pct(r["fair"])
+    if not r["n"]:
+        return "Seat advantage", "No game was decided, so there is no first-seat advantage to measure."
+    share = f"{pct(r['rate'])} of decided games ({_ci(r['lo'], r['hi'])}, n = {_n(r['n'])})"
+    if r["significant"]:
+        kind = "an advantage" if r["advantage"] > 0 else "a disadvantage"
+        return (
+            "Seat advantage",
+            f"The seat that moves first wins {share}: {kind} of {_pp(r['advantage'])} against a fair {fair}.",
+        )
+    return "Seat advantage", f"No significant first-seat advantage: the seat that moves first wins {share}."
+
+
+def bots_sentence(seats: pl.LazyFrame) -> Sentence | None:
+    """Return each bot's win rate when the run has more than one bot, else None."""
+    names = set(seats.collect_schema().names())
+    if "bot" not in names or "won" not in names:
+        return None
+    rates = m.win_rates(seats, by="bot")
+    if rates.height < 2:
+        return None
+    parts = [
+        f"{r['bot']} {pct(r['rate'])} ({_ci(r['lo'], r['hi'])}, n = {_n(r['n'])})"
+        for r in rates.sort("rate", descending=True).iter_rows(named=True)
+    ]
+    return "Bots", "Share of its seats each bot wins: " + "; ".join(parts) + "."
+
+
+def draws_sentence(games: pl.LazyFrame) -> Sentence | None:
+    """Return the share of games without a winner (draws and timeouts) and how they ended."""
+    if "winner" not in games.collect_schema().names():
+        return None
+    out = m.outcomes(games)
+    row = out.filter((pl.col("kind") == "result") & (pl.col("value") == "no winner")).row(0, named=True)
+    total = f"{_n(row['count'])} of {_n(row['n'])} games ({pct(row['rate'])}, {_ci(row['lo'], row['hi'])})"
+    if not row["count"]:
+        return (
+            "Draws and timeouts",
+            f"Every game has a winner: 0 of {_n(row['n'])} end without one ({_ci(row['lo'], row['hi'])}).",
+        )
+    how = ""
+    if "end_reason" in games.collect_schema().names():
+        reasons = (
+            games.filter(pl.col("winner") < 0)
+            .group_by(pl.col("end_reason").cast(pl.String))
+            .agg(pl.len().alias("k"))
+            .sort("k", "end_reason", descending=[True, False])
+            .collect()
+        )
+        how = ": " + ", ".join(f"{str(r).replace('_', ' ')} {_n(k)}" for r, k in reasons.iter_rows())
+    return "Draws and timeouts", f"{total} end without a winner{how}."
+
+
+def length_sentence(games: pl.LazyFrame, unit: str, *, rounds: bool, solitaire: bool = False) -> Sentence:
+    """Return the mean game length with its interval, median and 10–90 % range (and rounds or steps)."""
+    have = games.collect_schema().names()
+    steps = f"{unit}s" if unit != "turn" and f"{unit}s" in have else None
+    column = steps if solitaire and steps else "turns"
+    label = steps if column == steps else "turns"
+    s = m.summarize(games.select(column), column).row(0, named=True)
+    text = (
+        f"Games last {_mean(s['mean'], s['lo'], s['hi'], label)}; median {s['median']:g}, "
+        f"10–90 % of games {s['p10']:g}–{s['p90']:g}"
+    )
+    if rounds:
+        r = m.summarize(games.select(((pl.col("turns") + 1) // 2).alias("r")), "r").row(0, named=True)
+        text += f", i.e. {r['mean']:.1f} rounds of both seats"
+    elif steps and column != steps:
+        r = m.summarize(games.select(steps), steps).row(0, named=True)
+        text += f", in {_mean(r['mean'], r['lo'], r['hi'], steps)}"
+    return "Game length", text + "."
+
+
+def solitaire_sentences(run: Run) -> list[Sentence]:
+    """Return the headline outcome of a one-seat game, its best and worst group, and how games end."""
+    out: list[Sentence] = [("One seat", "No opponent, so no win rates, seat advantage or draws: outcomes instead.")]
+    names = m.outcome_columns(run.games)
+    from balance.report.solitaire import headline  # local: solitaire imports the report's html helpers
+
+    metric = headline(names)
+    if metric is not None:
+        s = m.summarize(run.games.select(metric), metric).row(0, named=True)
+        ci = f"95 % CI {s['lo']:.2f}–{s['hi']:.2f}, n = {_n(s['n'])}"
+        text = f"Mean {metric.replace('_', ' ')} per game: {s['mean']:.2f} ({ci})"
+        groups = m.group_columns(run.games)
+        if groups:
+            by = groups[0]
+            g = m.group_outcomes(run.games, by=by, columns=[metric]).sort("mean", descending=True)
+            if g.height >= 2:
+                hi_row, lo_row = g.row(0, named=True), g.row(-1, named=True)
+                text += (
+                    f"; by {by.replace('_', ' ')}, highest {hi_row[by]} {hi_row['mean']:.2f} "
+                    f"({hi_row['lo']:.2f}–{hi_row['hi']:.2f}) and lowest {lo_row[by]} {lo_row['mean']:.2f} "
+                    f"({lo_row['lo']:.2f}–{lo_row['hi']:.2f})"
+                )
+        out.append(("Headline outcome", text + "."))
+    if "end_reason" in run.games.collect_schema().names():
+        reasons = m.outcomes(run.games).filter(pl.col("kind") == "end_reason").sort("count", descending=True)
+        top = [
+            f"{str(r['value']).replace('_', ' ')} {pct(r['rate'])} ({_ci(r['lo'], r['hi'])})"
+            for r in reasons.head(3).iter_rows(named=True)
+        ]
+        if top:
+            out.append(("How games end", "Most often by " + "; then ".join(top) + "."))
+    return out
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+def _named(rows: pl.DataFrame, value: str, lo: str, hi: str, *, points: bool) -> str:
+    shown = rows.head(SHOW)
+    fmt = _pp if points else pct
+    items = [f"{r['name']} {fmt(r[value])} ({fmt(r[lo])} to {fmt(r[hi])})" for r in shown.iter_rows(named=True)]
+    more = rows.height - shown.height
+    return ", ".join(items) + (f" and {more} more" if more > 0 else "")
+
+
+def flagged_sentences(flagged: pl.DataFrame, *, counterfactual: bool, band: float = verdicts.BAND) -> list[Sentence]:
+    """Return the too-strong and too-weak cards of a :func:`~balance.metrics.verdicts.flag_cards` frame.
+
+    ``flagged`` has ``name``, ``reference``, ``verdict`` and the metric as ``value``,
+    ``lo``, ``hi`` (Δ win rate when ``counterfactual``, else GIH WR).
+    """
+    known = flagged.filter(pl.col("value").is_not_null())
+    if known.height == 0:
+        return [("Cards", "No card has a value to judge.")]
+    ref = float(known["reference"][0])
+    what = "counterfactual value Δ" if counterfactual else "GIH WR"
+    ref_text = _pp(ref) if counterfactual else pct(ref)
+    rule = f"more than {band * 100:.0f} pp from the median card ({ref_text}) with the 95 % interval beyond it"
+    out: list[Sentence] = []
+    for verdict, order in ((verdicts.STRONG, True), (verdicts.WEAK, False)):
+        rows = known.filter(pl.col("verdict") == verdict).sort("value", descending=order)
+        if rows.height:
+            named = _named(rows, "value", "lo", "hi", points=counterfactual)
+            out.append((f"{verdict.capitalize()} cards", f"By {what}, {rule}: {named}."))
+    n_flagged = known.filter(pl.col("verdict").is_not_null()).height
+    if n_flagged == 0:
+        out.append(("Cards", f"No card is flagged by {what}: none is {rule}."))
+    else:
+        out.append(("Cards in line", f"{known.height - n_flagged} of {known.height} cards are not flagged by {what}."))
+    return out
+
+
+BIAS_WARNING = (
+    "GIH WR is observational: it mixes a card's strength with when it is drawn, what else is in the deck and how "
+    "long games last, so read these flags as leads and confirm them with counterfactual values (balance value)."
+)
+
+
+def iwd_sentence(seen: pl.DataFrame) -> str:
+    """Return the one-line explanation of IWD's bias from :func:`~balance.metrics.verdicts.seen_unseen`."""
+    rows = {r["seen"]: r for r in seen.iter_rows(named=True)}
+    s, u = rows["seen"], rows["unseen"]
+    if not u["n"] or not s["n"]:
+        which = "seen" if not u["n"] else "never seen"
+        return f"IWD = GIH WR − GNS WR; here every card in a deck was {which}, so IWD is undefined."
+    figures = (
+        f"a card that is never seen sits in games of {u['length']:.1f} turns on average, which its holder wins "
+        f"{pct(u['rate'])} of the time, against {s['length']:.1f} turns and {pct(s['rate'])} when it is seen"
+    )
+    if verdicts.iwd_biased(seen):
+        return (
+            f"IWD (and GNS WR) are biased by construction here, because the deck cycles: {figures}. Every card "
+            "inherits that gap, so compare IWD between cards, never against 0."
+        )
+    return (
+        f"IWD = GIH WR − GNS WR; here {figures}, so the not-seen games are no shorter and IWD carries no length bias."
+    )
+
+
+def tier_sentence(a: Agreement, top: pl.DataFrame | None = None) -> Sentence:
+    """Return how much the card ranking depends on the bot (or run): the rank correlation and its noise ceiling."""
+    label = metric_label(a.metric)
+    base = (
+        f"Ranking {a.cards} cards by {label}, {a.tier_a} and {a.tier_b} agree with Spearman ρ = {a.rho:.2f} "
+        f"(95 % CI {a.lo:.2f}–{a.hi:.2f})"
+    )
+    if a.ceiling == a.ceiling:  # not NaN
+        base += f", against about {a.ceiling:.2f} if only sampling noise moved the ranks"
+        depends = a.hi < a.ceiling
+    else:
+        depends = a.hi < 0.9
+    verdict = "card values depend on the bot" if depends else "the ranking hardly depends on the bot"
+    mover = ""
+    if top is not None and top.height:
+        r = top.row(0, named=True)
+        mover = f"; largest move: {r['name']} (rank {r['rank_a']:g} → {r['rank_b']:g})"
+    return "Bot dependence", f"{base}: {verdict}; {a.moved} cards move significantly{mover}."
+
+
+def rules_sentence(variant: str | None, note: str | None) -> Sentence:
+    """Return the rule reading the figures rest on (variant name and its note from the game's spec)."""
+    if not variant:
+        return "Rules", "The run does not record its variant."
+    text = f"Figures rest on variant {variant}" + (f": {note}" if note else " (the game's spec has no note on it)")
+    return "Rules", text.rstrip(".") + "."
+
+
+# -- a comparison of two runs --------------------------------------------------------------
+
+
+def compare_sentences(a: Run, b: Run, la: str, lb: str) -> list[Sentence]:
+    """Return both runs' headline numbers side by side, each with its own interval (not the paired Δ)."""
+    out: list[Sentence] = []
+    ga, gb = a.games, b.games
+    have = set(ga.collect_schema().names()) & set(gb.collect_schema().names())
+    if {"winner", "first_seat"} <= have and a.n_seats >= 2 and b.n_seats >= 2:
+        ra = m.first_seat_advantage(ga, n_seats=a.n_seats).row(0, named=True)
+        rb = m.first_seat_advantage(gb, n_seats=b.n_seats).row(0, named=True)
+        out.append(
+            (
+                "Seat advantage",
+                f"The seat that moves first wins {pct(ra['rate'])} of decided games under {la} "
+                f"({_ci(ra['lo'], ra['hi'])}, n = {_n(ra['n'])}) and {pct(rb['rate'])} under {lb} "
+                f"({_ci(rb['lo'], rb['hi'])}, n = {_n(rb['n'])}).",
+            )
+        )
+    if "winner" in have:
+        rows = []
+        for games in (ga, gb):
+            o = m.outcomes(games)
+            rows.append(o.filter((pl.col("kind") == "result") & (pl.col("value") == "no winner")).row(0, named=True))
+        ra, rb = rows
+        out.append(
+            (
+                "Draws and timeouts",
+                f"{pct(ra['rate'])} of games end without a winner under {la} ({_ci(ra['lo'], ra['hi'])}) and "
+                f"{pct(rb['rate'])} under {lb} ({_ci(rb['lo'], rb['hi'])}).",
+            )
+        )
+    sa, sb = (m.summarize(g.select("turns"), "turns").row(0, named=True) for g in (ga, gb))
+    out.append(
+        (
+            "Game length",
+            f"Games last {_mean(sa['mean'], sa['lo'], sa['hi'], 'turns')} under {la} and "
+            f"{_mean(sb['mean'], sb['lo'], sb['hi'], 'turns')} under {lb}.",
+        )
+    )
+    return out
