@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_RUN := runs/demo
 
-.PHONY: install demo test test-nojit lint fmt bench report clean clean-cache
+.PHONY: install demo test test-browser test-nojit lint fmt bench report clean clean-cache
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -22,8 +22,11 @@ demo: install  ## simulate the demo spec (200 000 Cardinger games) and write its
 	$(BIN)/balance report $(DEMO_RUN) --out reports/demo
 	@echo "open reports/demo/index.html"
 
-test: install  ## the whole test suite (CI runs this)
+test: install  ## the whole test suite (CI runs this); the browser tests are left out (make test-browser)
 	$(BIN)/python -m pytest -q
+
+test-browser: install  ## generated reports in headless Chromium (Debian's chromium package); screenshots in runs/browser/
+	$(BIN)/python -m pytest -q -m browser tests/browser
 
 test-nojit: install  ## rules tests with Numba disabled (coverage of kernel lines, JIT parity)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q tests/sims -m "not slow" -W "ignore::RuntimeWarning"

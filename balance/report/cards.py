@@ -108,7 +108,7 @@ def cards_section(run: Run, out: Charts, tables: Pending, facts: CardFacts | Non
     has_delta = "delta" in values.columns
     has_verdict = "verdict" in values.columns
     keys = [*(["verdict"] if has_verdict else []), *(["delta"] if has_delta else []), *CARD_COLUMNS, "turn_played"]
-    labels = {"verdict": "verdict", "delta": "Δ (counter-factual)", **CARD_COLUMNS, "turn_played": "turn first played"}
+    labels = {"verdict": "verdict", "delta": "counterfactual Δ", **CARD_COLUMNS, "turn_played": "turn first played"}
     headers = ["card", *info, *(labels[k] for k in keys)]
     titles = ["", *([""] * len(info)), *(TIPS.get(k, "") for k in keys)]
     rows = []
@@ -222,7 +222,7 @@ def _counters_only(
             x = means.get((r["card"], c))
             cells.append(estimate(x["mean"], x["lo"], x["hi"], percent=False) if x else text(""))
         rows.append(cells)
-    value_headers = ["verdict", "Δ (counter-factual)"] if has_delta else []
+    value_headers = ["verdict", "counterfactual Δ"] if has_delta else []
     headers = ["card", *info, *value_headers, "games with a row [95 % CI]", *names]
     shown = incidence.rename({"rate": "incidence", "lo": "incidence_lo", "hi": "incidence_hi", "n": "incidence_n"})
     parts += [

@@ -23,6 +23,7 @@ from balance.report.html import pct
 
 Sentence = tuple[str, str]
 SHOW = 5  # flagged cards named per direction; the rest are counted
+NOISY = 0.8  # below this noise ceiling the ranks are mostly sampling noise: no verdict on bot dependence
 
 
 def _n(x: Any) -> str:
@@ -228,14 +229,18 @@ def tier_sentence(a: Agreement, top: pl.DataFrame | None = None) -> Sentence:
     )
     if a.ceiling == a.ceiling:  # not NaN
         base += f", against about {a.ceiling:.2f} if only sampling noise moved the ranks"
-        depends = a.hi < a.ceiling
+    if not a.ceiling >= NOISY:  # NaN or low: sampling noise alone scrambles the ranks
+        verdict = "too few games per card to tell the bot from noise"
+    elif a.hi < a.ceiling:
+        verdict = "card values depend on the bot"
     else:
-        depends = a.hi < 0.9
-    verdict = "card values depend on the bot" if depends else "the ranking hardly depends on the bot"
+        verdict = "the ranking hardly depends on the bot"
     mover = ""
-    if top is not None and top.height:
-        r = top.row(0, named=True)
-        mover = f"; largest move: {r['name']} (rank {r['rank_a']:g} → {r['rank_b']:g})"
+    if top is not None and top.height and a.moved:
+        moved = top.filter(pl.col("moved"))
+        if moved.height:
+            r = moved.row(0, named=True)
+            mover = f"; largest significant move: {r['name']} (rank {r['rank_a']:g} → {r['rank_b']:g})"
     return "Bot dependence", f"{base}: {verdict}; {a.moved} cards move significantly{mover}."
 
 

@@ -225,3 +225,25 @@ def test_card_value_chart_draws_deltas_in_points_around_zero() -> None:
     assert "paired games per card" in ax.get_title(loc="left")
     assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
     assert ax.lines[0].get_xdata()[0] == 0.0  # the dashed reference at Δ = 0
+
+
+@pytest.mark.parametrize(
+    ("rho", "lo", "hi", "ceiling", "verdict"),
+    [
+        (0.60, 0.42, 0.74, 0.96, "card values depend on the bot"),
+        (0.93, 0.88, 0.96, 0.95, "the ranking hardly depends on the bot"),
+        (0.49, 0.29, 0.65, 0.56, "too few games per card to tell the bot from noise"),
+        (0.49, 0.29, 0.65, float("nan"), "too few games per card to tell the bot from noise"),
+    ],
+)
+def test_bot_dependence_sentence_weighs_rho_against_the_noise_ceiling(
+    rho: float, lo: float, hi: float, ceiling: float, verdict: str
+) -> None:
+    from balance.metrics.tiers import Agreement
+
+    a = Agreement("tuned", "greedy", "gih_wr", 70, rho, lo, hi, ceiling, ceiling, ceiling, 3)
+    ranks = pl.DataFrame({"name": ["Sea Dragon", "Rollord"], "rank_a": [1.0, 53.0], "rank_b": [28.0, 1.0],
+                          "moved": [False, True]})  # fmt: skip
+    topic, sentence = tier_sentence(a, ranks)
+    assert topic == "Bot dependence"
+    assert f": {verdict}; 3 cards move significantly; largest significant move: Rollord (rank 53 → 1)." in sentence

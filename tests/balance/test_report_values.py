@@ -64,7 +64,7 @@ def test_values_in_the_run_directory_feed_the_summary_and_the_card_table(small_r
     assert items["Cards in line"] == "2 of 4 cards are not flagged by counterfactual value Δ."
     assert "Caution" not in items  # no bias warning when the verdicts rest on Δ
     cards = html[html.index('<section id="cards">') : html.index('<section id="card-attributes">')]
-    assert "Δ (counter-factual)" in cards
+    assert "counterfactual Δ" in cards
     assert '<td data-v="8.0"><b>+8.00 pp</b><small>[5.00–11.00]</small><small>n 4\u202f000</small></td>' in cards
     assert "Unused" in cards  # a card with a Δ but never dealt in this run still gets its row
     assert "Verdicts by counterfactual Δ" in cards
@@ -143,7 +143,7 @@ def test_report_command_reads_values_and_refuses_bad_ones_in_one_line(small_run:
         cli, ["report", str(small_run.path), "--values", str(good.parent), "--out", str(tmp_path / "r")]
     )
     assert result.exit_code == 0, result.output
-    assert "Δ (counter-factual)" in (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "counterfactual Δ" in (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     bad = write_values(tmp_path / "b" / "values.parquet", {**VALUES, "card": [0, 1, 2, 7]})
     result = runner.invoke(cli, ["report", str(small_run.path), "--values", str(bad), "--out", str(tmp_path / "x")])
     assert result.exit_code == 1
@@ -161,4 +161,4 @@ def test_a_one_seat_run_shows_values_and_verdicts_too(solo_run: Run, tmp_path: P
     items = _items(html)
     assert items["Too strong cards"].endswith("spade:ace +10.0 pp (+8.0 pp to +12.0 pp).")
     assert items["Too weak cards"].endswith("club:king -10.0 pp (-12.0 pp to -8.0 pp).")
-    assert "Δ (counter-factual)" in html
+    assert "counterfactual Δ" in html
