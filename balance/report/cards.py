@@ -223,7 +223,7 @@ def _counters_only(
             cells.append(estimate(x["mean"], x["lo"], x["hi"], percent=False) if x else text(""))
         rows.append(cells)
     value_headers = ["verdict", "counterfactual Δ"] if has_delta else []
-    headers = ["card", *info, *value_headers, "games with a row [95 % CI]", *names]
+    headers = ["card", *info, *value_headers, "games with a row [95 % CI]", *(c.replace("_", " ") for c in names)]
     shown = incidence.rename({"rate": "incidence", "lo": "incidence_lo", "hi": "incidence_hi", "n": "incidence_n"})
     parts += [
         out.add(

@@ -182,8 +182,12 @@ class ReportContext:
 
     @functools.cached_property
     def tiers(self) -> TierResult | None:
-        """Return the card ranking under the run's first two bots (in seat order), or None with fewer than two."""
-        if self.pending.tiers is None:
+        """Return the card ranking under the run's first two bots (seat 0's first), or None.
+
+        None with fewer than two bots, and with mirror decks, where card win rates do not
+        measure the cards (so neither does their ranking under two bots).
+        """
+        if self.pending.tiers is None or (self.cards is not None and self.cards.mirror):
             return None
         a, b = _tier_pair(self.run)
         return TierResult(self.pending.tiers.result(), a, b, self.run.card_dim)
@@ -266,6 +270,12 @@ def _tiers(c: ReportContext) -> str | None:
     if c.solitaire or c.run.cards is None or not m.has_card_values(c.run.cards):
         return None
     names = tier_names(c.run.seats)
+    if c.cards is not None and c.cards.mirror and len(names) >= 2:
+        why = (
+            "Every seat holds every card (mirror decks), so card win rates do not measure the cards and ranking "
+            "them under two bots says nothing; compare counterfactual values (balance value) per bot instead."
+        )
+        return tiers_section(None, c.out, why=why)
     why = (
         f"One bot plays every seat of this run ({', '.join(names) or 'unnamed'}): to see how card values depend on "
         "the bot, run the same seeds with another bot and compare the runs (balance compare RUN_A RUN_B)."

@@ -212,8 +212,9 @@ def iwd_sentence(seen: pl.DataFrame) -> str:
     )
     if verdicts.iwd_biased(seen):
         return (
-            f"IWD (and GNS WR) are biased by construction here, because the deck cycles: {figures}. Every card "
-            "inherits that gap, so compare IWD between cards, never against 0."
+            f"IWD (and GNS WR) are biased by construction here: {figures}. When a game that lasts draws every "
+            "card, never seen mostly means the game ended early; every card inherits that gap, so compare IWD "
+            "between cards, never against 0."
         )
     return (
         f"IWD = GIH WR − GNS WR; here {figures}, so the not-seen games are no shorter and IWD carries no length bias."

@@ -247,3 +247,13 @@ def test_bot_dependence_sentence_weighs_rho_against_the_noise_ceiling(
     topic, sentence = tier_sentence(a, ranks)
     assert topic == "Bot dependence"
     assert f": {verdict}; 3 cards move significantly; largest significant move: Rollord (rank 53 → 1)." in sentence
+
+
+def test_a_mirror_deck_run_with_two_bots_does_not_rank_its_cards(battle_run: Run, tmp_path: Path) -> None:
+    bots = pl.when(pl.col("seat") == 0).then(pl.lit("tactician")).otherwise(pl.lit("greedy")).alias("bot")
+    two = Run(battle_run.path, battle_run.manifest, battle_run.games, battle_run.seats.with_columns(bots),
+              battle_run.cards, battle_run.turns, battle_run.card_dim)  # fmt: skip
+    html = write_report(two, tmp_path / "mirror-two").read_text(encoding="utf-8")
+    assert "Every seat holds every card (mirror decks)" in _text(html, "bot-dependence")
+    assert "Bot dependence" not in _items(html)
+    assert "tactician" in _items(html)["Bots"]
