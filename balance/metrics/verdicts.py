@@ -74,22 +74,32 @@ def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     [('seen', 3, 2, 23.333333333333332), ('unseen', 1, 0, 10.0)]
     """
     length = games.select("game", pl.col("turns").cast(pl.Float64).alias("length"))
-    hand = pl.col("game").cast(pl.Int64) * 256 + pl.col("seat").cast(pl.Int64)
-    rows = cards.select(
-        "game", hand.alias("hand"), (pl.col("first_drawn_turn") >= 0).alias("is_seen"), (pl.col("won") == 1).alias("w")
+    seen = pl.col("first_drawn_turn") >= 0
+    # one row per hand (game x seat) first: its result and game length are shared by its cards
+    hands = cards.group_by("game", "seat").agg(
+        seen.sum().cast(pl.Int64).alias("seen"),
+        (~seen).sum().cast(pl.Int64).alias("unseen"),
+        (pl.col("won") == 1).max().cast(pl.Int64).alias("w"),
     )
-    joined = rows.join(length, on="game", how="inner")
-    out = (
-        joined.group_by("is_seen")
-        .agg(
-            pl.len().cast(pl.Int64).alias("n"),
-            pl.col("w").sum().cast(pl.Int64).alias("wins"),
-            pl.col("hand").n_unique().cast(pl.Int64).alias("hands"),
-            pl.col("game").n_unique().cast(pl.Int64).alias("games"),
-            pl.col("length").mean(),
-            pl.col("length").std().alias("sd"),
+    hands = hands.join(length, on="game", how="inner").collect()
+    parts = []
+    for flag, column in ((True, "seen"), (False, "unseen")):
+        c, part = pl.col(column), hands.filter(pl.col(column) > 0)
+        parts.append(
+            part.select(
+                pl.lit(flag).alias("is_seen"),
+                c.sum().alias("n"),
+                (c * pl.col("w")).sum().alias("wins"),
+                pl.len().cast(pl.Int64).alias("hands"),
+                pl.col("game").n_unique().cast(pl.Int64).alias("games"),
+                ((c * pl.col("length")).sum() / c.sum()).alias("length"),
+                ((c * pl.col("length") ** 2).sum()).alias("ss"),
+            )
         )
-        .collect()
+    out = pl.concat(parts).with_columns(
+        pl.when(pl.col("n") > 1)
+        .then(((pl.col("ss") - pl.col("n") * pl.col("length") ** 2) / (pl.col("n") - 1)).clip(lower_bound=0).sqrt())
+        .alias("sd")
     )
     frame = pl.DataFrame({"is_seen": [True, False]}).join(out, on="is_seen", how="left")
     frame = frame.with_columns(pl.col("n", "wins", "hands", "games").fill_null(0))
