@@ -114,6 +114,13 @@ def _num(n: Any) -> str:
     return f"{int(n):,}".replace(",", " ")
 
 
+def _n_range(n: pl.Series | None) -> str:
+    """Return ``n = lo–hi`` for a title from the per-row sample sizes (``n = 0–0`` when there are none)."""
+    if n is None or n.len() == 0:
+        return "n = 0–0"
+    return f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)}"
+
+
 def _forest(
     ax: Axes, labels: Sequence[Any], est: Any, lo: Any, hi: Any, colours: Sequence[str], *, ref: float | None
 ) -> None:

@@ -11,7 +11,7 @@ from balance.charts._base import (
     RATE_LABELS,
     _axes,
     _forest,
-    _num,
+    _n_range,
     _styled,
     _text,
     new_axes,
@@ -57,12 +57,10 @@ def plot_card_values(
         ax.legend(title=colour_by, loc="lower right")
     label = RATE_LABELS.get(metric, metric)
     n_col = "gih_wr_n" if metric == "iwd" else f"{metric}_n"
-    n = rows[n_col] if n_col in rows.columns and rows.height else pl.Series([0])
+    n = rows[n_col] if n_col in rows.columns else None
     ax.set_xlabel(f"{label} ({'percentage points' if points else '%'})")
     games = "paired games" if metric == "delta" else "games"
-    ax.set_title(
-        f"{label} by card\n{rows.height} cards, n = {_num(n.min() or 0)}–{_num(n.max() or 0)} {games} per card, 95 % CI"
-    )
+    ax.set_title(f"{label} by card\n{rows.height} cards, {_n_range(n)} {games} per card, 95 % CI")
     return ax
 
 
@@ -93,10 +91,10 @@ def plot_attribute_values(
     _forest(ax, labels, est, lo, hi, [PALETTE[0]] * rows.height, ref=50.0 if rate else None)
     what = "GP WR (% of card-games won)" if rate else f"{_text(metric).replace('_', ' ')} (mean per card-game)"
     ax.set_xlabel(what)
-    n = rows["n_eff"] if rows.height and "n_eff" in rows.columns else pl.Series([0])
+    n = rows["n_eff"] if "n_eff" in rows.columns else None
     ax.set_title(
         f"{'GP WR' if rate else _text(metric).replace('_', ' ').capitalize()} by card {_text(attribute)}\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} hands per value, conservative 95 % CI"
+        f"{_n_range(n)} hands per value, conservative 95 % CI"
     )
     return ax
 
@@ -114,11 +112,8 @@ def plot_card_deltas(
     label = RATE_LABELS.get(metric, metric)
     ax.set_xlabel(f"{label}: {_text(label_a)} − {_text(label_b)} (percentage points; orange = significant)")
     n_key = "gih_wr" if metric == "iwd" else metric
-    n = pl.concat([rows[f"{n_key}_n_a"], rows[f"{n_key}_n_b"]]) if rows.height else pl.Series([0])
-    ax.set_title(
-        f"{label} change by card\n{rows.height} cards, "
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per card and run, unpaired 95 % CI"
-    )
+    n = pl.concat([rows[f"{n_key}_n_a"], rows[f"{n_key}_n_b"]])
+    ax.set_title(f"{label} change by card\n{rows.height} cards, {_n_range(n)} games per card and run, unpaired 95 % CI")
     return ax
 
 

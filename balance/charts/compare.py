@@ -11,6 +11,7 @@ from balance.charts._base import (
     PALETTE,
     _axes,
     _forest,
+    _n_range,
     _num,
     _styled,
     _text,
@@ -85,9 +86,5 @@ def plot_group_deltas(
     name = _text(metric).replace("_", " ")
     column = _text(rows["column"][0]).replace("_", " ") if rows.height else "group"
     ax.set_xlabel(f"{name} per game: {_text(label_a)} − {_text(label_b)} (orange = significant)")
-    n = rows["n"] if rows.height else pl.Series([0])
-    ax.set_title(
-        f"Paired difference in {name} by {column}\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} paired games per group, 95 % CI"
-    )
+    ax.set_title(f"Paired difference in {name} by {column}\n{_n_range(rows['n'])} paired games per group, 95 % CI")
     return ax

@@ -15,6 +15,7 @@ from balance.charts._base import (
     _axes,
     _fit_labels,
     _forest,
+    _n_range,
     _num,
     _styled,
     _text,
@@ -44,11 +45,7 @@ def plot_group_means(df: pl.DataFrame, *, metric: str, by: str = "group", ax: Ax
     _forest(ax, rows[by].cast(pl.String).to_list(), est, lo, hi, [PALETTE[0]] * rows.height, ref=None)
     name = _text(metric).replace("_", " ")
     ax.set_xlabel(f"{name} (mean per game)")
-    n = rows["n"] if rows.height else pl.Series([0])
-    ax.set_title(
-        f"Mean {name} by {_text(by).replace('_', ' ')}\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per group, 95 % CI"
-    )
+    ax.set_title(f"Mean {name} by {_text(by).replace('_', ' ')}\n{_n_range(rows['n'])} games per group, 95 % CI")
     return ax
 
 
@@ -78,10 +75,9 @@ def plot_level_progression(df: pl.DataFrame, *, unit: str = "battle", ax: Axes |
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("level")
     ax.set_ylabel(f"first {label} played at the level ({label} number)")
-    n = rows["n"] if rows.height else pl.Series([0])
     ax.set_title(
         f"{label.capitalize()}s to reach each level\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} games per level; mean, 95 % CI; band: 10–90 % of games"
+        f"{_n_range(rows['n'])} games per level; mean, 95 % CI; band: 10–90 % of games"
     )
     return ax
 
@@ -128,10 +124,7 @@ def plot_step_outcomes(
     if values:
         ax.legend(title="outcome", loc="best")
     label = _text(unit)
-    n = df.group_by(by).agg(pl.col("n").first())["n"] if df.height else pl.Series([0])
+    n = df.group_by(by).agg(pl.col("n").first())["n"] if df.height else None
     ax.set_xlabel(f"share of {label}s (%)")
-    ax.set_title(
-        f"How {label}s end, by {_text(by).replace('_', ' ')}\n"
-        f"n = {_num(n.min() or 0)}–{_num(n.max() or 0)} {label}s per group, 95 % CI"
-    )
+    ax.set_title(f"How {label}s end, by {_text(by).replace('_', ' ')}\n{_n_range(n)} {label}s per group, 95 % CI")
     return ax
