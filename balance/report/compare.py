@@ -229,7 +229,8 @@ def write_compare_report(
     items += [(_topic(s), s) for s in changes]
     if tier_result is not None and tier_result.agreement.cards >= 4:
         items.append(tier_sentence(tier_result.agreement, tier_result.ranks))
-    items.append(("Rules", f"A = {la}: {var_a.note or var_a.name or '?'}; B = {lb}: {var_b.note or var_b.name or '?'}"))
+    rules = f"A = {la}: {var_a.note or var_a.name or '?'}; B = {lb}: {var_b.note or var_b.name or '?'}"
+    items.append(("Rules", rules.rstrip(".") + "."))
     summary = section(
         "summary",
         "Summary",

@@ -200,6 +200,7 @@ def test_compare_report_opens_with_both_runs_numbers_and_the_differences(
     assert items["Seat advantage"].startswith("The seat that moves first wins 60.0 % of decided games under tabletop")
     assert items["Game length"].startswith("Games last 4.0 turns on average (95 % CI 3.1–4.9) under tabletop and 5.0")
     assert items["Difference"].startswith("Games are 1.00 turns shorter under tabletop than under digital")
+    assert items["Rules"] == "A = tabletop: modern & <i>new</i>; B = digital: modern & <i>new</i>."
     assert "Card ranking under tabletop and digital" in page  # same bots: ranked by run, not by bot
     assert SCRIPT not in page
 
