@@ -53,7 +53,7 @@ def flag_cards(
     return df.with_columns(pl.lit(reference).alias("reference"), verdict.alias("verdict"))
 
 
-def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
+def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame, *, max_games: int | None = None) -> pl.DataFrame:
     """Return the card-games where the card was seen and where it was not: length and win rate.
 
     Two rows, ``seen`` (``first_drawn_turn >= 0``) and ``unseen``, pooled over every card:
@@ -61,7 +61,10 @@ def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     ``rate`` = wins / n with a Wilson 95 % interval ``lo``/``hi`` and the game length
     ``length`` (mean ``games.turns`` per card-game) with a t interval ``length_lo``/
     ``length_hi``. The card-games of one hand share its result and its game's length, so
-    the intervals count hands (rate) and games (length), not card-games. When unseen
+    the intervals count hands (rate) and games (length), not card-games. ``max_games``
+    keeps only the games with the smallest ids (a report uses the first 200 000: the pooled
+    figures are then precise to a few tenths of a turn and a percentage point, at a cost
+    that does not grow with the run). When unseen
     cards sit in much shorter games that their holders mostly lose, GNS WR is low and
     IWD = GIH WR − GNS WR high for every card by construction (:func:`iwd_biased`).
 
@@ -73,6 +76,11 @@ def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     >>> seen_unseen(cards, games).select("seen", "n", "wins", "length").rows()
     [('seen', 3, 2, 23.333333333333332), ('unseen', 1, 0, 10.0)]
     """
+    if max_games is not None:  # the first max_games games (by id): enough for pooled figures, and bounded cost
+        cutoff = games.select(pl.col("game").bottom_k(max_games).max()).collect().item()
+        if cutoff is not None:
+            games = games.filter(pl.col("game") <= cutoff)
+            cards = cards.filter(pl.col("game") <= cutoff)
     length = games.select("game", pl.col("turns").cast(pl.Float64).alias("length"))
     seen = pl.col("first_drawn_turn") >= 0
     # one row per hand (game x seat) first: its result and game length are shared by its cards

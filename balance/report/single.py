@@ -342,6 +342,7 @@ SECTIONS: list[Section] = [
     Section("methods", "Methods", _methods),
 ]
 LAST = ("summary",)  # sections built after all others
+SEEN_GAMES = 200_000  # the IWD note pools the first this many games (its cost does not grow with the run)
 
 
 METHODS = (
@@ -400,7 +401,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
             background.submit(tempo_data, run, unit) if tempo_problem(run) is None else None,
             background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
             background.submit(solitaire_data, run) if run.solitaire and run.turns is not None else None,
-            background.submit(verdicts.seen_unseen, cards, run.games)
+            background.submit(verdicts.seen_unseen, cards, run.games, max_games=SEEN_GAMES)
             if two_seats and verdicts.has_seen_columns(cards, run.games)
             else None,
             background.submit(tier_counts, cards, run.seats) if two_seats and len(tier_names(run.seats)) >= 2 else None,

@@ -208,7 +208,8 @@ def iwd_sentence(seen: pl.DataFrame) -> str:
         return f"IWD = GIH WR − GNS WR; here every card in a deck was {which}, so IWD is undefined."
     figures = (
         f"a card that is never seen sits in games of {u['length']:.1f} turns on average, which its holder wins "
-        f"{pct(u['rate'])} of the time, against {s['length']:.1f} turns and {pct(s['rate'])} when it is seen"
+        f"{pct(u['rate'])} of the time, against {s['length']:.1f} turns and {pct(s['rate'])} when it is seen "
+        f"(n = {_n(u['n'])} and {_n(s['n'])} card-games)"
     )
     if verdicts.iwd_biased(seen):
         return (

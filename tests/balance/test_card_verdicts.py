@@ -103,3 +103,13 @@ def test_iwd_bias_needs_shorter_unseen_games_beyond_their_intervals() -> None:
     assert not verdicts.iwd_biased(
         frame((32.9, 32.8, 33.0), (math.nan, math.nan, math.nan)).with_columns(pl.col("length").fill_nan(None))
     )
+
+
+def test_seen_unseen_can_pool_only_the_first_games(small_run: Run) -> None:
+    assert small_run.cards is not None
+    out = {
+        r["seen"]: r for r in metrics.seen_unseen(small_run.cards, small_run.games, max_games=2).iter_rows(named=True)
+    }
+    # games 0 and 1: seen card 0 (games 0, 1), card 1 (games 0, 1), card 2 (game 0, seat 0); unseen card 2 (seat 1)
+    assert (out["seen"]["n"], out["seen"]["games"], out["unseen"]["n"]) == (5, 2, 1)
+    assert out["seen"]["length"] == pytest.approx((5 + 4 + 5 + 4 + 5) / 5)
