@@ -223,7 +223,7 @@ def write_compare_report(
     runs = m.compare_runs(a, b)
     cards_html, cards = _cards(a, b, la, lb, out)
     groups_html = _groups(a, b, la, lb, out)
-    tiers_html, tier_result = _tiers(a, b, la, lb, out)
+    tiers_html, tier_result = _tiers(a, b, la, lb, out) if not (a.solitaire and b.solitaire) else ("", None)
     changes = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
     items = compare_sentences(a, b, la, lb)
     items += [(_topic(s), s) for s in changes]
@@ -243,10 +243,11 @@ def write_compare_report(
         section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
         *([groups_html] if groups_html else []),
         cards_html,
-        tiers_html,
+        *([tiers_html] if tiers_html else []),
     ]
     nav = [("summary", "Summary"), ("overview", "Runs"), ("headline", "Headline")]
-    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards"), ("bot-dependence", "Card ranks")]
+    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards")]
+    nav += [("bot-dependence", "Card ranks")] if tiers_html else []
     title = f"{la} vs {lb}"
     subtitle = f"{info_a['game'] or ''} · A = {a.name}, B = {b.name} · generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     footer = (

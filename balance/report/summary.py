@@ -286,12 +286,28 @@ def compare_sentences(a: Run, b: Run, la: str, lb: str) -> list[Sentence]:
                 f"{pct(rb['rate'])} under {lb} ({_ci(rb['lo'], rb['hi'])}).",
             )
         )
-    sa, sb = (m.summarize(g.select("turns"), "turns").row(0, named=True) for g in (ga, gb))
+    steps = f"{a.turn_unit}s"
+    column = steps if a.solitaire and steps in have else "turns"  # a one-seat game's length is its steps
+    sa, sb = (m.summarize(g.select(column), column).row(0, named=True) for g in (ga, gb))
     out.append(
         (
             "Game length",
-            f"Games last {_mean(sa['mean'], sa['lo'], sa['hi'], 'turns')} under {la} and "
-            f"{_mean(sb['mean'], sb['lo'], sb['hi'], 'turns')} under {lb}.",
+            f"Games last {_mean(sa['mean'], sa['lo'], sa['hi'], column)} under {la} and "
+            f"{_mean(sb['mean'], sb['lo'], sb['hi'], column)} under {lb}.",
         )
     )
+    if a.solitaire:
+        from balance.report.solitaire import headline  # local: solitaire imports the report's html helpers
+
+        metric = headline([c for c in m.outcome_columns(ga) if c in have and c != column])
+        if metric is not None:
+            ma, mb = (m.summarize(g.select(metric), metric).row(0, named=True) for g in (ga, gb))
+            label = metric.replace("_", " ")
+            out.append(
+                (
+                    "Headline outcome",
+                    f"Mean {label} per game: {ma['mean']:.2f} under {la} (95 % CI {ma['lo']:.2f}–{ma['hi']:.2f}) "
+                    f"and {mb['mean']:.2f} under {lb} (95 % CI {mb['lo']:.2f}–{mb['hi']:.2f}).",
+                )
+            )
     return out

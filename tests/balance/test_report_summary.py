@@ -258,3 +258,16 @@ def test_a_mirror_deck_run_with_two_bots_does_not_rank_its_cards(battle_run: Run
     assert "Every seat holds every card (mirror decks)" in _text(html, "bot-dependence")
     assert "Bot dependence" not in _items(html)
     assert "tactician" in _items(html)["Bots"]
+
+
+def test_compare_summary_of_one_seat_runs_gives_steps_and_the_headline_outcome(
+    solo_run: Run, solo_run_b: Run, tmp_path: Path
+) -> None:
+    page = write_compare_report(solo_run, solo_run_b, tmp_path / "solo-cmp").read_text(encoding="utf-8")
+    items = _items(page)
+    assert "Seat advantage" not in items
+    assert items["Game length"].startswith("Games last 2.7 battles on average (95 % CI 1.4–3.9) under advanced")
+    # kills A 3, 0, 2, 1, 1, 2 (mean 1.5); B 2, 0, 2, 1, 0, 1 (mean 1.0)
+    assert items["Headline outcome"].startswith("Mean kills per game: 1.50 under advanced (95 % CI 0.40–2.60)")
+    assert "and 1.00 under no_ace_spades" in items["Headline outcome"]
+    assert '<section id="bot-dependence">' not in page  # no card win rates to rank in a one-seat game
