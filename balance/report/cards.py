@@ -183,6 +183,7 @@ def _explanations(facts: CardFacts) -> list[str]:
             f'<p class="explain">Δ: counterfactual values from {esc(cv.path)}{esc(" (" + meta + ")" if meta else "")}: '
             "the same seeds played with the card and with it replaced by the baseline.</p>"
         )
+        parts += [note(f"Careful: {c}.") for c in cv.caveats]
     if facts.basis == "gih_wr":
         parts.append(f'<p class="explain">Verdicts by GIH WR. {esc(BIAS_WARNING)}</p>')
     elif facts.basis == "delta":

@@ -6,12 +6,16 @@ the baseline), ``ci_low``, ``ci_high`` (its 95 % interval) and ``n_pairs``, plus
 observational metrics the report does not need. :func:`find_values` locates the file
 (``--values DIR`` or a ``values.parquet`` in the run directory) and :func:`read_values`
 checks it against the run's card pool: a bad file is a one-line :class:`ValuesError`
-naming the file, the row or column, and what is wrong. The file is data: it is read as
-Parquet columns, never executed or unpickled.
+naming the file, the row or column, and what is wrong. What the values say about
+themselves (game, variant, bots, baseline) comes from the Parquet schema metadata or from
+``balance value``'s ``value.json`` beside the file; values of another game are refused,
+another variant or other bots are reported beside the figures. The files are data: read
+as Parquet columns and JSON, never executed or unpickled.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -23,6 +27,7 @@ import pyarrow.parquet as pq
 from balance.io import Run, RunError
 
 VALUES_FILE = "values.parquet"
+SUMMARY_FILE = "value.json"  # balance value's summary beside it: game, variant, bots, baseline ...
 NUMBERS = ("delta", "ci_low", "ci_high")
 REQUIRED = ("card", "name", *NUMBERS, "n_pairs")
 META_KEYS = ("game", "variant", "baseline", "bots", "rules_version", "seed")  # shown when the file carries them
@@ -37,7 +42,8 @@ class CardValues(NamedTuple):
 
     frame: pl.DataFrame
     path: Path
-    meta: dict[str, str]
+    meta: dict[str, str]  # what the file says about itself (game, variant, baseline, bots ...)
+    caveats: list[str]  # how the values' set-up differs from the run's (another variant, other bots)
 
 
 def find_values(run: Run, given: Path | str | None = None) -> Path | None:
@@ -55,13 +61,39 @@ def find_values(run: Run, given: Path | str | None = None) -> Path | None:
     return own if own.is_file() else None
 
 
-def _metadata(schema: pa.Schema) -> dict[str, str]:
+def _metadata(path: Path, schema: pa.Schema) -> dict[str, str]:
+    """Return what the values say about themselves: the Parquet schema metadata, else ``value.json`` beside the file."""
     raw = schema.metadata or {}
     out = {}
     for key in META_KEYS:
         value = raw.get(key.encode())
         if value is not None:
             out[key] = value.decode("utf-8", "replace")
+    summary = path.with_name(SUMMARY_FILE)
+    if summary.is_file():  # balance value's summary of the run that made the values (JSON: data only)
+        try:
+            data = json.loads(summary.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            where = f":{exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+            raise ValuesError(f"{summary}{where}: not valid JSON ({exc})") from None
+        if isinstance(data, dict):
+            for key in META_KEYS:
+                value = data.get(key)
+                if key not in out and value not in (None, ""):
+                    out[key] = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    return out
+
+
+def _caveats(meta: dict[str, str], run: Run) -> list[str]:
+    """Return how the values' set-up differs from the run's (variant, bots)."""
+    out = []
+    variant = run.manifest.get("variant")
+    if meta.get("variant") and variant and meta["variant"] != str(variant):
+        out.append(f"the values were measured under variant {meta['variant']}, this run is {variant}")
+    spec = run.manifest.get("spec")
+    bots = spec.get("bots") if isinstance(spec, dict) else None
+    if meta.get("bots") and isinstance(bots, list) and meta["bots"] != ",".join(map(str, bots)):
+        out.append(f"the values were measured with bots {meta['bots']}, this run has {','.join(map(str, bots))}")
     return out
 
 
@@ -131,7 +163,7 @@ def read_values(path: Path | str, run: Run) -> CardValues:
     except (OSError, pa.ArrowException) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ValuesError(f"{path}: not a readable Parquet file ({first})") from None
-    meta = _metadata(table.schema)
+    meta = _metadata(path, table.schema)
     game = run.manifest.get("game")
     if "game" in meta and game and meta["game"] != str(game):
         raise ValuesError(f"{path}: values of game {meta['game']!r}, but run {run.name} is {game!r}")
@@ -146,7 +178,7 @@ def read_values(path: Path | str, run: Run) -> CardValues:
         *(pl.col(c).cast(pl.Float64).fill_nan(None) for c in NUMBERS),
         pl.col("n_pairs").cast(pl.Int64),
     )
-    return CardValues(frame, path, meta)
+    return CardValues(frame, path, meta, _caveats(meta, run))
 
 
 def load(run: Run, given: Path | str | None = None) -> CardValues | None:

@@ -230,6 +230,8 @@ def _card_sentences(c: ReportContext) -> list[Sentence]:
             pl.col(f"{b}_hi").alias("hi"),
         )
         out = flagged_sentences(frame, counterfactual=facts.basis == "delta")
+        if facts.counterfactual is not None and facts.counterfactual.caveats:
+            out.append(("Caution", "; ".join(facts.counterfactual.caveats).capitalize() + "."))
         if facts.basis == "gih_wr":
             out.append(("Caution", BIAS_WARNING))
             if facts.seen is not None and verdicts.iwd_biased(facts.seen):

@@ -52,7 +52,7 @@ def _items(html: str) -> dict[str, str]:
 
 
 def test_values_in_the_run_directory_feed_the_summary_and_the_card_table(small_run: Run, tmp_path: Path) -> None:
-    write_values(small_run.path / "values.parquet", metadata={"variant": "modern", "baseline": "same_cost"})
+    write_values(small_run.path / "values.parquet", metadata={"variant": "modern & <i>new</i>", "baseline": "same_cost"})
     out = tmp_path / "report"
     html = write_report(small_run, out).read_text(encoding="utf-8")
     items = _items(html)
@@ -162,3 +162,38 @@ def test_a_one_seat_run_shows_values_and_verdicts_too(solo_run: Run, tmp_path: P
     assert items["Too strong cards"].endswith("spade:ace +10.0 pp (+8.0 pp to +12.0 pp).")
     assert items["Too weak cards"].endswith("club:king -10.0 pp (-12.0 pp to -8.0 pp).")
     assert "counterfactual Δ" in html
+
+
+def test_balance_value_s_summary_beside_the_file_describes_the_values(small_run: Run, tmp_path: Path) -> None:
+    import json
+
+    path = write_values(tmp_path / "value-out" / "values.parquet")
+    summary = {
+        "game": "cardinger",
+        "variant": "digital",
+        "bots": ["tuned", "tuned"],
+        "baseline": "same_cost",
+        "seed": 3,
+    }
+    (path.parent / "value.json").write_text(json.dumps(summary), encoding="utf-8")
+    cv = read_values(path, small_run)
+    assert cv.meta == {
+        "game": "cardinger",
+        "variant": "digital",
+        "baseline": "same_cost",
+        "bots": "tuned,tuned",
+        "seed": "3",
+    }
+    assert cv.caveats == ["the values were measured under variant digital, this run is modern & <i>new</i>"]
+    html = write_report(small_run, tmp_path / "r", values=path).read_text(encoding="utf-8")
+    assert (
+        "Careful: the values were measured under variant digital, this run is modern &amp; &lt;i&gt;new&lt;/i&gt;."
+        in html
+    )
+    assert _items(html)["Caution"] == "The values were measured under variant digital, this run is modern & <i>new</i>."
+    (path.parent / "value.json").write_text('{"game": "blessings"}', encoding="utf-8")
+    with pytest.raises(ValuesError, match="values of game 'blessings'"):
+        read_values(path, small_run)
+    (path.parent / "value.json").write_text('{"game":\n "cardinger",,}', encoding="utf-8")
+    with pytest.raises(ValuesError, match=r"value.json:2: not valid JSON"):
+        read_values(path, small_run)
