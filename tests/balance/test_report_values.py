@@ -52,7 +52,8 @@ def _items(html: str) -> dict[str, str]:
 
 
 def test_values_in_the_run_directory_feed_the_summary_and_the_card_table(small_run: Run, tmp_path: Path) -> None:
-    write_values(small_run.path / "values.parquet", metadata={"variant": "modern & <i>new</i>", "baseline": "same_cost"})
+    meta = {"variant": "modern & <i>new</i>", "baseline": "same_cost"}  # the run's own variant: no caveat
+    write_values(small_run.path / "values.parquet", metadata=meta)
     out = tmp_path / "report"
     html = write_report(small_run, out).read_text(encoding="utf-8")
     items = _items(html)
