@@ -13,7 +13,7 @@ It plays *the same characters and sessions* as the kernel:
 - the same ``random``, ``greedy`` and ``planner`` decisions, with the same float arithmetic
   in the same order;
 - the same phase machine (``advance``: BATTLE_START, MONSTER and SESSION_END run alone; the
-  bot decides in PLAYER, BETWEEN, BUY, KING_KEEP and PRE_STRIKE) and every ``Params`` switch.
+  bot decides in PLAYER, BETWEEN, BUY, KING_KEEP, PRE_STRIKE and BLITZ) and every ``Params`` switch.
 
 ``tests/sims/cardrpg/test_differential.py`` checks that both agree session by session on
 every column of the ``games``, ``seats``, ``cards`` and ``turns`` tables;
@@ -89,6 +89,11 @@ NEVER_RESET = 1  # HpReset.NEVER (R5)
 SAME_RANK, ANY_FACE = 0, 1  # FaceCombo (R8)
 INSTANT_KILL, NO_DAMAGE = 0, 1  # RandomAttackJoker (R9)
 CONTINUE, FORFEIT_OUT = 0, 1  # BothOut (R11)
+ALTERNATE, FIRST_STRIKER = 0, 1  # BothOutOrder (RULES.md §7 Q4)
+BUY_BACK, LOSE_TURN = 0, 1  # EmptyHand (Q13)
+ANY_SET, WHOLE_HAND_SET = 0, 1  # AceClubSet (R14, Q1)
+ONE_AT_A_TIME, BOTH_OR_NONE = 0, 1  # JackDraws (R13, Q9)
+PICK_RANK, PICK_WHOLE_HAND, PICK_CHOSEN = 0, 1, 2  # state.Pick: which hand cards one attack plays
 TO_HAND, TO_DRAW_PILE_BOTTOM = 0, 1  # BuybackDestination (R15)
 XP_LOST, XP_CARRY = 0, 1  # XpOverflow (R17)
 D6, CARDS = 0, 1  # Dice (R20)
@@ -99,7 +104,7 @@ JQK, JQKA = 0, 1  # ClassRanks (R22; classic: Aces may be the class card)
 ADVANCED_ROLL, D6_REROLL_LOW = 0, 1  # StatRoll (R2; classic: each a d6, 1s and 2s rolled again)
 
 # Phases (state.Phase): the first five wait for the bot
-PLAYER, BETWEEN, BUY, KING_KEEP, PRE_STRIKE, OVER, BATTLE_START, MONSTER, SESSION_END = range(9)
+PLAYER, BETWEEN, BUY, KING_KEEP, PRE_STRIKE, OVER, BATTLE_START, MONSTER, SESSION_END, BLITZ = range(10)
 
 # Actions are tuples (kind, a, b), kinds as in state.ActionKind
 END, ATTACK, SPADE_ACT, CLUB_ACT, ACE_SPADE, ACE_CLUB, BUYBACK, SELL, REVEAL, BUY_ACT, PASS, QUIT, KEEP = range(13)
@@ -112,15 +117,10 @@ XP_NEXT = (0, 10, 20, 40, 60, 80, 110, 140, 170, 200, 0)  # XP to go from this l
 MAX_LEVEL = 10
 NO_CARD = -1
 
-# Bot weights: the order of bots.BotParams fields (bots.W)
-W_FACE_VALUE, W_BUYBACK_MIN, W_BUY_MIN, W_REVEAL_GOLD, W_REVEAL_PILE, W_KEEP_HAND, W_HAND_CAP, W_QUIT_PILE = range(8)
+# Bot weights: the order of estimates.BotParams fields (estimates.W)
+W_FACE_VALUE, W_BUYBACK_MIN, W_BUY_MIN, W_REVEAL_ODDS, W_REVEAL_PILE, W_KEEP_HAND, W_HAND_CAP, W_QUIT_PILE = range(8)
 
 BOTS = ("random", "greedy", "planner")  # bot ids = positions (bots.Bot)
-
-
-def int8(x: int) -> int:
-    """Return ``x`` wrapped to a signed 8-bit integer, as the kernel's int8 fields store it."""
-    return ((x + 128) & 0xFF) - 128
 
 
 def int16(x: int) -> int:
@@ -170,10 +170,14 @@ class Rules:
     face_combo: int = SAME_RANK
     random_attack_joker: int = INSTANT_KILL
     both_out: int = CONTINUE
+    both_out_order: int = ALTERNATE
+    empty_hand: int = BUY_BACK
+    ace_club_set: int = ANY_SET
+    jack_draws: int = ONE_AT_A_TIME
     theft_chance_pct: int = 100
     affinity_includes_aces: int = 0
     buyback_destination: int = TO_HAND
-    ace_diamond_buybacks: int = 1
+    ace_diamond_buybacks: int = -1  # unlimited (the rulebook); 1 = the R15 ruling
     xp_overflow: int = XP_LOST
     dice: int = D6
     diceless_king_joker: int = REDRAW
@@ -269,6 +273,8 @@ class Character:
         self.sick = self.kept_hand = self.jack_first = 0
         self.attacks_left = self.attacks_made = self.luck_used = 0
         self.revealed = NO_CARD
+        self.blitz = [0] * 16  # BLITZ: hand cards chosen per combo key
+        self.blitz_n = 0
         # hero
         self.class_card = self.class_id = self.rank = self.suit = 0
         self.level = self.str = self.hp_max = self.hp = self.xp = self.gold = 0
@@ -537,11 +543,20 @@ class Character:
     # -- the player's turn (R8, R9, R11, R14, R15) ----------------------------------------
 
     def begin_player_turn(self) -> None:
-        """Open the player's attack turn: one hand attack plus one per Club (R14)."""
+        """Open the player's attack turn: one hand attack plus one per Club (R14).
+
+        An empty hand loses the turn (R11) unless a Spade or the A-spade can be played or
+        (``empty_hand = buy_back``, Q13) a card can be bought back into the hand.
+        """
         self.attacks_left, self.attacks_made = 1, 0
         self.phase = PLAYER
-        if not self.hand and not self.has_inventory_play():
+        if not self.hand and not self.has_inventory_play() and not self.can_refill_hand():
             self.phase = MONSTER  # R11: out of attack cards, the turn is lost
+
+    def can_refill_hand(self) -> bool:
+        """Return True if an empty-handed player may buy a card back into the hand instead of losing the turn (Q13)."""
+        rules = self.rules
+        return rules.empty_hand == BUY_BACK and rules.buyback_destination == TO_HAND and self.can_buyback()
 
     def has_inventory_play(self) -> bool:
         """Return True if an Inventory card could be played on an attack turn (a Spade or the A-spade).
@@ -608,8 +623,20 @@ class Character:
                 return -1 if self.rules.random_attack_joker == INSTANT_KILL else 0
             mult += 1
 
-    def hand_attack(self, cards_rank: int, count: int, whole_hand: bool) -> None:
-        """Play ``count`` hand cards of combo key ``cards_rank`` (or the whole hand) as one attack (R8, R9).
+    def takes(self, c: int, pick: int, cards_rank: int) -> bool:
+        """Return True if hand card ``c`` joins an attack that plays ``pick``; CHOSEN counts it off the BLITZ choice."""
+        if pick == PICK_WHOLE_HAND:
+            return True
+        key = self.combo_rank_of(c)
+        if pick == PICK_RANK:
+            return key == cards_rank
+        if self.blitz[key] > 0:
+            self.blitz[key] -= 1
+            return True
+        return False
+
+    def hand_attack(self, cards_rank: int, count: int, pick: int) -> None:
+        """Play hand cards as one attack (R8, R9), in hand order: a combo (RANK), the whole hand, or BLITZ's choice.
 
         A turned-up Joker kills the monster outright (R9): the rest of the combo is played
         without random attacks.
@@ -617,9 +644,9 @@ class Character:
         hand, cards, st = self.hand, self.cards, self.st
         dmg = played = k = 0
         kill = False
-        while k < len(hand) and (whole_hand or played < count):
+        while k < len(hand) and (pick != PICK_RANK or played < count):
             c = hand[k]
-            if not whole_hand and self.combo_rank_of(c) != cards_rank:
+            if not self.takes(c, pick, cards_rank):
                 k += 1
                 continue
             del hand[k]
@@ -639,6 +666,7 @@ class Character:
                     dmg += d
             else:
                 dmg += card.value
+        self.blitz_n = 0
         self.attacks_left -= 1
         self.attacks_made += 1
         st["attacks"] += 1
@@ -687,10 +715,23 @@ class Character:
         self.victory()
 
     def ace_club(self, k: int) -> None:
-        """Blitz with the A-club at Inventory index ``k``: the whole hand as one attack (R14)."""
+        """Blitz with the A-club at Inventory index ``k`` (R14): choose any hand cards (BLITZ), then one attack.
+
+        ``ace_club_set = whole_hand`` (Q1) plays the whole hand at once.
+        """
         c = self.spend_ace(k)
         self.card_row(c).extra_attacks += 1
-        self.hand_attack(0, 0, True)
+        if self.rules.ace_club_set == WHOLE_HAND_SET:
+            self.hand_attack(0, 0, PICK_WHOLE_HAND)
+            return
+        self.blitz = [0] * 16
+        self.blitz_n = 0
+        self.phase = BLITZ
+
+    def blitz_attack(self) -> None:
+        """BLITZ: make the A-club's attack with the chosen cards (one attack, R14)."""
+        self.phase = PLAYER
+        self.hand_attack(0, 0, PICK_CHOSEN)
 
     def can_buyback(self) -> bool:
         """Return True if a buy-back can be paid: 1 gold, or the A-diamond's free buy-back (R15)."""
@@ -707,7 +748,8 @@ class Character:
         limit = self.rules.ace_diamond_buybacks
         a = self.find_ace(DIAMOND, A_DIAMONDS)
         if a >= 0 and (limit < 0 or self.luck_used < limit):
-            self.luck_used = int8(self.luck_used + 1)  # meta.luck_used is an int8
+            if limit >= 0:
+                self.luck_used += 1  # counted only against a limit
             self.card_row(self.inv[a]).times_used += 1
         else:
             self.gold -= 1
@@ -872,8 +914,8 @@ class Character:
         while len(hand) < self.str:
             hand.append(draw.pop())
         self.mpile = [draw.pop() for _ in range(pile)]
-        if self.jack_first:
-            self.phase = MONSTER
+        if self.jack_first and rules.both_out_order == FIRST_STRIKER:
+            self.phase = MONSTER  # Q4 (rules_version 1): the Jack strikes first again
         else:
             self.begin_player_turn()
 
@@ -907,9 +949,15 @@ class Character:
                 self.discard.append(c)
         self.bonus = []
         draws = (2 if self.rank == JACK and self.rules.class_powers else 1) if inventory else 0
-        if draws > 0 and self.need(draws, DRAW_FAILED_INVENTORY):  # R16: both a Jack's cards or none
-            for _ in range(draws):
-                self.enter_inventory(draw.pop())  # a Joker puts cards under the pile: the rest are still there
+        if self.rules.jack_draws == BOTH_OR_NONE:  # Q9 (rules_version 1): a Jack's two cards, both or none
+            if draws > 0 and self.need(draws, DRAW_FAILED_INVENTORY):
+                for _ in range(draws):
+                    self.enter_inventory(draw.pop())  # a Joker puts cards under the pile: the rest are still there
+        else:
+            for _ in range(draws):  # R13: one at a time, each a required draw (R16)
+                if not self.need(1, DRAW_FAILED_INVENTORY):
+                    break
+                self.enter_inventory(draw.pop())  # a face card, Diamond or Joker goes under: drawn again
         row["gold_gained"] = self.gold - gold0
         self.level_up()
         row["inventory_size"], row["hp_end"] = len(self.inv), self.hp
@@ -1023,6 +1071,13 @@ class Character:
             return [(KEEP, 0, 0), PASS_ACTION]
         if ph == BUY:
             return [PASS_ACTION, (BUY_ACT, 0, 0)] if self.can_buy() else [PASS_ACTION]
+        if ph == BLITZ:
+            out = [
+                (ATTACK, rank, k)
+                for rank in range(1, 15)
+                for k in range(1, self.count_rank(rank) - self.blitz[rank] + 1)
+            ]
+            return [*out, END_ACTION] if self.blitz_n > 0 else out
         if ph != PLAYER and ph != BETWEEN:
             return []
         cards = self.cards
@@ -1076,6 +1131,12 @@ class Character:
                 self.phase = MONSTER
         elif ph == KING_KEEP:
             self.after_death(kind == KEEP)
+        elif ph == BLITZ:
+            if kind == ATTACK:
+                self.blitz[x] += y
+                self.blitz_n += y
+            else:
+                self.blitz_attack()
         elif ph == BUY:
             c = self.revealed
             self.draw.pop()  # the revealed card leaves the pile either way
@@ -1103,7 +1164,7 @@ class Character:
         elif kind == END:
             self.phase = MONSTER
         elif kind == ATTACK:
-            self.hand_attack(x, y, False)
+            self.hand_attack(x, y, PICK_RANK)
         elif kind == SPADE_ACT:
             self.use_spade(x)
         elif kind == CLUB_ACT:
@@ -1169,23 +1230,93 @@ class Character:
 # ---------------------------------------------------------------------------------------
 
 
+def faces_in(ch: Character, zone: Sequence[int]) -> int:
+    """Return how many cards of ``zone`` are face cards."""
+    return sum(ch.cards[c].kind == FACE for c in zone)
+
+
+def unseen_faces(ch: Character) -> int:
+    """Return how many face cards are not in sight (in the draw pile, the monster pile or the bonus cards)."""
+    seen = faces_in(ch, ch.hand) + faces_in(ch, ch.discard) + faces_in(ch, [c for c, _ in ch.bone])
+    seen += faces_in(ch, ch.play_pile) + faces_in(ch, ch.inv)
+    seen += ch.cards[ch.class_id].kind == FACE
+    if ch.mcard != NO_CARD:
+        seen += ch.cards[ch.mcard].kind == FACE
+    return max(0, ch.ref.n_faces - seen)
+
+
+def comb(a: int, b: int) -> float:
+    """Return C(a, b) as a float, multiplied out as ``estimates.comb`` does (0 outside 0 <= b <= a)."""
+    if b < 0 or b > a:
+        return 0.0
+    r = 1.0
+    for i in range(b):
+        r = r * (a - i) / (i + 1)
+    return r
+
+
+def draws_ok(ch: Character, k: int) -> float:
+    """Return the chance that ``k`` random attacks can all draw their cards (hypergeometric, ``estimates.draws_ok``)."""
+    n = len(ch.draw)
+    if k <= 0:
+        return 1.0
+    if n < k:
+        return 0.0
+    if n - k >= ch.ref.n_faces:
+        return 1.0
+    faces = unseen_faces(ch)
+    if n - faces >= k:
+        return 1.0
+    unseen = n + len(ch.mpile) + len(ch.bonus)
+    p = 0.0
+    for x in range(min(faces, n - k) + 1):
+        p += comb(faces, x) * comb(unseen - faces, n - x)
+    return p / comb(unseen, n)
+
+
+def face_damage(ch: Character, k: int) -> float:
+    """Return the worth of ``k`` random attacks now: ``face_value`` each, or the monster's HP lost if undrawable."""
+    p = draws_ok(ch, k)
+    return p * k * ch.w[W_FACE_VALUE] - (1.0 - p) * max(0, ch.mhp)
+
+
 def combo_damage(ch: Character, rank: int, count: int) -> float:
     """Return the expected damage of ``count`` hand cards of combo key ``rank``."""
     if rank >= JACK:
-        return count * ch.w[W_FACE_VALUE]
+        return face_damage(ch, count)
     return float(count * rank)  # numbers and Aces: rank = value
 
 
 def best_combo(ch: Character) -> tuple[int, int, int] | None:
-    """Return the ATTACK with the most expected damage (all cards of the best rank; first rank wins ties)."""
+    """Return the ATTACK with the most expected damage (a number rank: all its cards; a face rank: as many as pay)."""
     best, best_d = None, -math.inf
     for rank in range(1, 15):
         cnt = ch.count_rank(rank)
-        if cnt > 0:
-            d = combo_damage(ch, rank, cnt)
+        lo = 1 if rank >= JACK else max(1, cnt)
+        for k in range(lo, cnt + 1):
+            d = combo_damage(ch, rank, k)
             if d > best_d:
-                best, best_d = (ATTACK, rank, cnt), d
+                best, best_d = (ATTACK, rank, k), d
     return best
+
+
+def best_combo_damage(ch: Character) -> float:
+    """Return the expected damage of ``best_combo`` (-inf for an empty hand)."""
+    a = best_combo(ch)
+    return -math.inf if a is None else combo_damage(ch, a[1], a[2])
+
+
+def hand_damage(ch: Character) -> float:
+    """Return the expected damage of the whole hand played at once (its random attacks drawn in one go)."""
+    total = 0.0
+    faces = 0
+    for rank in range(1, 15):
+        cnt = ch.count_rank(rank)
+        if rank >= JACK:
+            faces += cnt
+        else:
+            total += cnt * rank
+    return total + (face_damage(ch, faces) if faces > 0 else 0.0)
 
 
 def smallest_kill(ch: Character, hp: float) -> tuple[int, int, int] | None:
@@ -1239,35 +1370,100 @@ def first_inv(ch: Character, spade: bool) -> int:
     return -1
 
 
-def hand_damage(ch: Character) -> float:
-    """Return the expected damage of the whole hand played at once."""
-    total = 0.0
-    for rank in range(1, 15):
-        cnt = ch.count_rank(rank)
-        if cnt > 0:
-            total += combo_damage(ch, rank, cnt)
-    return total
+def free_buybacks(ch: Character) -> int:
+    """Return how many buy-backs the A-diamond still pays this battle (999 = unlimited)."""
+    if ch.find_ace(DIAMOND, A_DIAMONDS) < 0:
+        return 0
+    limit = ch.rules.ace_diamond_buybacks
+    return 999 if limit < 0 else max(0, limit - ch.luck_used)
+
+
+def refill(ch: Character) -> tuple[int, int, int] | None:
+    """PLAYER: buy back the best discarded number card when the hand cannot attack usefully (Q13), or None."""
+    if ch.attacks_left <= 0 or not ch.can_buyback() or ch.rules.buyback_destination != TO_HAND:
+        return None
+    if ch.hand and best_combo_damage(ch) >= 0.0:
+        return None
+    return best_buyback(ch, 1.0)
+
+
+def would_buy(ch: Character, c: int) -> bool:
+    """Return True if the bot would buy card ``c`` revealed with its gold, not counting Diamonds (R15)."""
+    card = ch.cards[c]
+    if card.kind == ACE:
+        return ch.gold >= 20
+    return card.kind == NUMBER and card.suit != DIAMOND and ch.w[W_BUY_MIN] <= card.value <= ch.gold
+
+
+def in_draw_pile(ch: Character, joker: bool) -> int:
+    """BETWEEN: return how many Jokers (``joker``) or cards the bot would buy are in the draw pile, by counting.
+
+    Between battles every card not in sight is in the draw pile: the deck's count less
+    the hand, Inventory, discard and bone piles and the character card.
+    """
+
+    def count(zone) -> int:
+        return sum((ch.cards[c].kind == JOKER) if joker else would_buy(ch, c) for c in zone)
+
+    seen = [*ch.hand, *ch.inv, *ch.discard, *(c for c, _ in ch.bone), ch.class_id]
+    return count(range(len(ch.cards))) - count(seen)
+
+
+def reveal_pays(ch: Character) -> bool:
+    """BETWEEN: return True if no Joker can be revealed and ``reveal_odds`` of the draw pile would be bought."""
+    if not ch.draw or (ch.gold < ch.w[W_BUY_MIN] and ch.gold < 20):
+        return False
+    if in_draw_pile(ch, True) > 0:
+        return False
+    buyable = in_draw_pile(ch, False)
+    return buyable > 0 and buyable >= ch.w[W_REVEAL_ODDS] * len(ch.draw)
+
+
+def sale(ch: Character, planner: bool) -> tuple[int, int, int] | None:
+    """BETWEEN: a Diamond character sells the Inventory card whose gold pays for the most good buy-backs, or None."""
+    w = ch.w
+    if ch.suit != DIAMOND or not ch.rules.class_powers:
+        return None
+    wanted = sum(ch.cards[c].kind == NUMBER and ch.cards[c].value >= w[W_BUYBACK_MIN] for c in ch.discard)
+    if planner:
+        wanted = min(wanted, max(0, int(ch.str + w[W_HAND_CAP]) - len(ch.hand)))
+    need = wanted - ch.gold - free_buybacks(ch)
+    best, best_gain = -1, 0.0
+    for k, c in enumerate(ch.inv):
+        card = ch.cards[c]
+        if card.kind != NUMBER or card.suit == HEART:
+            continue
+        keep = float(card.value) if own_spade(ch, c) else w[W_BUYBACK_MIN]
+        gain = min(card.value, need) * w[W_BUYBACK_MIN] - keep
+        if gain > best_gain:
+            best, best_gain = k, gain
+    return (SELL, best, 0) if best >= 0 else None
 
 
 def between(ch: Character, planner: bool) -> tuple[int, int, int]:
-    """BETWEEN: buy back, reveal to buy, quit or go on."""
+    """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on."""
     w = ch.w
     n = len(ch.draw)
     if n < w[W_QUIT_PILE]:
         return QUIT_ACTION
-    if ch.can_buyback() and (not planner or len(ch.hand) < ch.str + w[W_HAND_CAP]):
+    room = not planner or len(ch.hand) < ch.str + w[W_HAND_CAP]
+    if room:
+        a = sale(ch, planner)
+        if a is not None:
+            return a
+    if ch.can_buyback() and room:
         a = best_buyback(ch, w[W_BUYBACK_MIN])
         if a is not None:
             return a
-    if n > 0 and ch.gold >= w[W_REVEAL_GOLD] and n >= w[W_REVEAL_PILE]:
+    if n >= w[W_REVEAL_PILE] and reveal_pays(ch):
         return (REVEAL, 0, 0)
     return END_ACTION
 
 
 def buy(ch: Character) -> tuple[int, int, int]:
-    """BUY: take the revealed card if it can be bought and is worth it (never a Diamond: it is only gold)."""
+    """BUY: take the revealed card if the bot wants it, and any Diamond it can pay (the same gold comes back)."""
     card = ch.cards[ch.revealed]
-    worth = card.kind == ACE or (card.suit != DIAMOND and card.value >= ch.w[W_BUY_MIN])
+    worth = card.kind == ACE or (card.kind == NUMBER and (card.suit == DIAMOND or card.value >= ch.w[W_BUY_MIN]))
     return (BUY_ACT, 0, 0) if ch.can_buy() and worth else PASS_ACTION
 
 
@@ -1276,14 +1472,51 @@ def king_keep(ch: Character) -> tuple[int, int, int]:
     return (KEEP, 0, 0) if len(ch.hand) >= ch.w[W_KEEP_HAND] * ch.str else PASS_ACTION
 
 
+def blitz_target(ch: Character, rank: int) -> int:
+    """Return how many cards of combo key ``rank`` the planner's A-club attack plays (``estimates.blitz_target``)."""
+    hp = ch.mhp
+    total = last = taken_last = 0
+    for r in range(10, 0, -1):
+        take = min(ch.count_rank(r), (max(0, hp - total) + r - 1) // r)
+        total += take * r
+        if total >= hp and take > 0:
+            last, taken_last = r, take
+            break
+    if total < hp:
+        return ch.count_rank(rank)
+    swap = last
+    for r in range(1, last):
+        if total - last + r >= hp and ch.count_rank(r) > 0:
+            swap = r
+            break
+    if rank >= JACK:
+        return 0
+    if rank > last:
+        return ch.count_rank(rank)
+    if rank == last:
+        return taken_last - (1 if swap != last else 0)
+    return 1 if rank == swap else 0
+
+
+def blitz_next(ch: Character, planner: bool) -> tuple[int, int, int]:
+    """BLITZ: add the next cards of the A-club's attack, or END when all are chosen (``bots.blitz_next``)."""
+    for rank in range(1, 15):
+        left = ch.count_rank(rank) - ch.blitz[rank]
+        if planner:
+            left = blitz_target(ch, rank) - ch.blitz[rank]
+        elif rank >= JACK and face_damage(ch, left) < 0.0:
+            left = 0
+        if left > 0:
+            return (ATTACK, rank, left)
+    if ch.blitz_n == 0:
+        return (ATTACK, ch.combo_rank_of(ch.hand[0]), 1)
+    return END_ACTION
+
+
 def random_bot(ch: Character) -> tuple[int, int, int]:
-    """Uniform over the legal actions (BOT lane), never QUIT: a pick of QUIT takes the next action."""
-    legal = ch.legal_actions()
-    n = len(legal)
-    k = ch.rng.randint(LANE_BOT, n)
-    if legal[k] == QUIT_ACTION:
-        k = (k + 1) % n
-    return legal[k]
+    """Uniform over the legal actions other than QUIT (BOT lane)."""
+    others = [a for a in ch.legal_actions() if a != QUIT_ACTION]
+    return others[ch.rng.randint(LANE_BOT, len(others))]
 
 
 def greedy_bot(ch: Character) -> tuple[int, int, int]:
@@ -1298,12 +1531,17 @@ def greedy_bot(ch: Character) -> tuple[int, int, int]:
         return buy(ch)
     if ph == BETWEEN:
         return between(ch, False)
+    if ph == BLITZ:
+        return blitz_next(ch, False)
     a = ch.find_ace(SPADE, A_SPADES)
     if a >= 0 and joker_or_face:
         return (ACE_SPADE, a, 0)
     k = first_inv(ch, True)
     if k >= 0 and ch.attacks_left > 0:  # Spades go before a hand attack (R14)
         return (SPADE_ACT, k, 0)
+    r = refill(ch)
+    if r is not None:
+        return r
     k = first_inv(ch, False)
     if k >= 0 and ch.hand:
         return (CLUB_ACT, k, 0)
@@ -1319,18 +1557,24 @@ def planner_bot(ch: Character) -> tuple[int, int, int]:
     """Spend as little as possible: the smallest killing combo, Inventory kept for danger (``bots.choose_planner``)."""
     ph = ch.phase
     joker = ch.mkind == MK_JOKER
-    if ph == PRE_STRIKE:
-        return (ACE_SPADE, ch.find_ace(SPADE, A_SPADES), 0) if joker else PASS_ACTION
+    hp = float(ch.mhp)
+    if ph == PRE_STRIKE:  # the A-spade now if the first turn would use it anyway
+        hopeless = hand_damage(ch) + spade_total(ch) < hp
+        return (ACE_SPADE, ch.find_ace(SPADE, A_SPADES), 0) if joker or hopeless else PASS_ACTION
     if ph == KING_KEEP:
         return king_keep(ch)
     if ph == BUY:
         return buy(ch)
     if ph == BETWEEN:
         return between(ch, True)
-    hp = float(ch.mhp)
+    if ph == BLITZ:
+        return blitz_next(ch, True)
     a = ch.find_ace(SPADE, A_SPADES)
     if a >= 0 and (joker or (ch.attacks_made == 0 and hand_damage(ch) + spade_total(ch) < hp)):
         return (ACE_SPADE, a, 0)
+    r = refill(ch)
+    if r is not None:
+        return r
     if ch.attacks_left > 0 and ch.hand:
         kill = smallest_kill(ch, hp)
         if kill is not None:
@@ -1370,6 +1614,7 @@ class Reference:
     def __init__(self, params: Any, cards: Any, bot: str | Sequence[str], weights: Sequence) -> None:
         self.rules = Rules.of(params)
         self.cards = cards_from_pool(cards)  # a CardPool, Card objects or card dicts
+        self.n_faces = sum(card.kind == FACE for card in self.cards)  # meta.n_faces
         name = bot if isinstance(bot, str) else bot[0]
         if name not in BOT_FUNCS:
             raise ValueError(f"unknown bot {name!r}; the reference has {', '.join(BOTS)}")

@@ -9,10 +9,25 @@ from sims.cardrpg.params import Params
 from sims.cardrpg.pool import load_pool, prepare_pool
 from sims.core import GameSpec, Variant
 
-ADVANCED = "the rulebook's Advanced rules, first session of a fresh character (R1-R22)"
+ADVANCED = "the rulebook's Advanced rules, first session of a fresh character (R1-R22, RULES.md §7)"
+FIRST_READING = {  # rules_version 1's answers to the settled questions revised in version 2 (RULES.md §7)
+    "ace_club_set": "whole_hand",
+    "empty_hand": "lose_turn",
+    "both_out_order": "first_striker",
+    "jack_draws": "both_or_none",
+    "ace_diamond_buybacks": 1,
+}
 VARIANTS = {  # rulings file, "Variants"; the no_ace_* variants switch one Ace power off (its value)
     "advanced": Variant({}, note=ADVANCED),
     "modern": Variant({}, note="alias of advanced (the project's default variant name)"),
+    "first_reading": Variant(
+        FIRST_READING,
+        note="rules_version 1's readings: A-club whole hand, empty hand loses the turn, the first striker again "
+        "after both out, a Jack's 2 victory cards both or none, the A-diamond pays 1 buy-back a battle (R15 ruling)",
+    ),
+    "luck_gem_once": Variant(
+        {"ace_diamond_buybacks": 1}, note="R15 ruling: the A-diamond pays one buy-back per battle (rulebook: no limit)"
+    ),
     "campaign": Variant({"n_sessions": 10}, note="R1: one character through 10 sessions"),
     "adventure": Variant({"death_ends_session": True}, note="addendum: one life, the first death ends it"),
     "diceless": Variant({"dice": "cards"}, note="addendum R20: dice from cards, K/Joker drawn again"),
@@ -38,7 +53,7 @@ VARIANTS = {  # rulings file, "Variants"; the no_ace_* variants switch one Ace p
 
 GAME = GameSpec(
     name="cardrpg",
-    rules_version="1",
+    rules_version="2",
     seats=1,
     summary="Solitaire RPG: one character (a J/Q/K class) fights monsters dealt from the deck, levels up, dies",
     cards_path=Path(__file__).with_name("deck.csv"),
@@ -53,6 +68,10 @@ GAME = GameSpec(
         "face_combo": state.FaceCombo,
         "random_attack_joker": state.RandomAttackJoker,
         "both_out": state.BothOut,
+        "both_out_order": state.BothOutOrder,
+        "empty_hand": state.EmptyHand,
+        "ace_club_set": state.AceClubSet,
+        "jack_draws": state.JackDraws,
         "buyback_destination": state.BuybackDestination,
         "xp_overflow": state.XpOverflow,
         "dice": state.Dice,

@@ -1,34 +1,62 @@
 """CardRPG Advanced bots: one pure @kernel policy per ``Bot``, dispatched by ``choose``.
 
-The player sees everything a solitaire player sees: hand, Inventory, gold, the monster,
-its HP and kind, pile sizes (never the order of the draw pile or the monster's attack
-pile). Policies return one encoded action (``state.encode``).
+What the bots can count and what cards are worth to them is in ``estimates`` (with the
+weights, ``BotParams``). Policies return one encoded action (``state.encode``).
 
-- ``random``: uniform over the legal actions, except that it never quits a session
-  voluntarily (a random quit would end most sessions at once).
+- ``random``: uniform over the legal actions other than quitting (a random quit would end
+  most sessions at once).
 - ``greedy``: hits as hard as it can every turn. It plays every Spade and Club it holds
-  (a Heart stays a Heart), then the hand combo with the most damage; uses the A-spade on
-  Jokers and face monsters, the A-club when the whole hand kills; buys back the best
-  discarded number card while it has gold; buys a revealed card it can afford.
+  (a Heart stays a Heart), then the hand combo with the most expected damage; uses the
+  A-spade on Jokers and face monsters, the A-club on every card worth playing when the
+  hand kills; buys back the best discarded number card while it can pay.
 - ``planner``: spends as little as it can. It kills with the smallest combo that does
   (adding Spades, then Clubs, only when they make the kill this turn), otherwise attacks
   with its strongest combo and keeps its Inventory for dangerous monsters; saves the
-  A-spade for Jokers and for monsters its hand cannot beat; buys back only good cards
-  and only while the draw pile is long enough to use them.
+  A-spade for Jokers and for monsters its hand cannot beat (before a Jack's first strike
+  too), and blitzes with the A-club using the fewest cards that kill; buys back only good
+  cards and only while the hand is short.
+
+Shared by both heuristic bots:
+
+- A random attack that cannot be drawn is not played when a number card can be
+  (``estimates.face_damage``). With an empty hand, or only such random attacks, they buy
+  back the best discarded number card when they can pay (gold "at any time", RULES.md
+  §7 Q13).
+- Between battles they reveal the top card only when no Joker is left in the draw pile
+  (a revealed Joker cannot be bought and would be discarded) and at least
+  ``reveal_odds`` of the draw pile are cards they would buy; they buy a revealed Diamond
+  whenever they can pay (it turns straight back into the same gold and goes under the
+  draw pile instead of the discard pile).
+- A Diamond character sells an Inventory Spade or Club when its gold pays for good
+  buy-backs that gold and the A-diamond cannot (R14); Hearts are kept for their life.
 """
 
 from enum import IntEnum
-from typing import NamedTuple
-
-import numpy as np
 
 from sims.cardrpg import kernel as rules
+from sims.cardrpg.estimates import (
+    BotParams,
+    W,
+    best_buyback,
+    best_combo,
+    best_combo_damage,
+    blitz_target,
+    face_damage,
+    first_inv,
+    free_buybacks,
+    hand_damage,
+    in_draw_pile,
+    numbers_in_hand,
+    own_spade,
+    smallest_kill,
+    spade_total,
+)
 from sims.cardrpg.state import (
     A_CLUBS,
     A_SPADES,
     JACK,
-    N_WEIGHTS,
     ActionKind,
+    BuybackDestination,
     Kind,
     Lane,
     MonsterKind,
@@ -48,151 +76,104 @@ class Bot(IntEnum):
     PLANNER = 2
 
 
-class BotParams(NamedTuple):
-    """Bot weights (floats); all bots share the fields, each has its own defaults."""
-
-    face_value: float = 6.0  # expected damage of a random attack (a face card played from hand)
-    buyback_min: float = 7.0  # buy back discarded number cards of at least this value
-    buy_min: float = 6.0  # buy a revealed number card of at least this value (if affordable)
-    reveal_gold: float = 10.0  # reveal the top card to buy only with at least this much gold
-    reveal_pile: float = 0.0  # ... and at least this many cards in the draw pile (planner)
-    keep_hand: float = 0.5  # a King keeps his hand at death if it holds >= this share of STR
-    hand_cap: float = 99.0  # planner: buy back only while the hand is below STR + this
-    quit_pile: float = 0.0  # quit the session when the draw pile is below this (0 = never, R1)
-
-
-class W(IntEnum):
-    """Index of each ``BotParams`` field in a weight vector."""
-
-    FACE_VALUE = 0
-    BUYBACK_MIN = 1
-    BUY_MIN = 2
-    REVEAL_GOLD = 3
-    REVEAL_PILE = 4
-    KEEP_HAND = 5
-    HAND_CAP = 6
-    QUIT_PILE = 7
-
-
-assert [m.name.lower() for m in W] == list(BotParams._fields)
-assert len(BotParams._fields) <= N_WEIGHTS
-
 DEFAULTS = {
     "random": BotParams(),
     "greedy": BotParams(),
-    "planner": BotParams(buyback_min=6.0, buy_min=5.0, reveal_gold=8.0, reveal_pile=12.0, hand_cap=2.0),
+    "planner": BotParams(buyback_min=6.0, buy_min=5.0, reveal_pile=12.0, hand_cap=2.0),
 }
-
-
-# -- shared helpers ----------------------------------------------------------------------------------
-
-
-@kernel
-def combo_damage(s, rank: int, count: int) -> float:
-    """Return the expected damage of ``count`` hand cards of combo key ``rank``."""
-    if rank >= JACK:
-        return count * s.scratch.weights[W.FACE_VALUE]
-    return float(count * rank)  # numbers and Aces: rank = value
-
-
-@kernel
-def best_combo(s) -> int:
-    """Return the ATTACK action with the most expected damage (all cards of the best rank), or -1 (empty hand)."""
-    best, best_d = -1, -np.inf  # any combo beats none, whatever face_value is
-    for rank in range(1, 15):
-        cnt = rules.count_rank(s, rank)
-        if cnt > 0:
-            d = combo_damage(s, rank, cnt)
-            if d > best_d:
-                best, best_d = encode(ActionKind.ATTACK, rank, cnt), d
-    return best
-
-
-@kernel
-def smallest_kill(s, hp: float) -> int:
-    """Return the ATTACK action using the fewest number cards that surely deals ``hp`` (ties: least waste), or -1."""
-    best, best_cards, best_waste = -1, 99, 1e9
-    for rank in range(1, 11):
-        cnt = rules.count_rank(s, rank)
-        for k in range(1, cnt + 1):
-            d = k * rank
-            if d >= hp and (k < best_cards or (k == best_cards and d - hp < best_waste)):
-                best, best_cards, best_waste = encode(ActionKind.ATTACK, rank, k), k, d - hp
-    return best
-
-
-@kernel
-def own_spade(s, c: int) -> bool:
-    """Return True for an Inventory card a heuristic bot plays as a Spade (a Heart stays a Heart)."""
-    card = s.cards[c]
-    return rules.acts_as(s, c, Suit.SPADE) and card.suit != Suit.HEART
-
-
-@kernel
-def own_club(s, c: int) -> bool:
-    """Return True for an Inventory card a heuristic bot plays as a Club (Hearts and Spades keep their use)."""
-    card = s.cards[c]
-    return rules.acts_as(s, c, Suit.CLUB) and card.suit != Suit.HEART and card.suit != Suit.SPADE
-
-
-@kernel
-def best_buyback(s, minimum: float) -> int:
-    """Return the BUYBACK action of the highest discarded number card worth at least ``minimum``, or -1."""
-    q = s.piles
-    best, best_v = -1, minimum - 1
-    for i in range(q.discard_n):
-        card = s.cards[q.discard[i]]
-        if card.kind == Kind.NUMBER and card.value > best_v:
-            best, best_v = i, card.value
-    return encode(ActionKind.BUYBACK, best, 0) if best >= 0 else -1
-
-
-@kernel
-def spade_total(s) -> float:
-    """Return the bonus damage of every Inventory card the bot would play as a Spade."""
-    total = 0.0
-    for k in range(s.piles.inv_n):
-        c = s.piles.inv[k]
-        if own_spade(s, c):
-            total += s.cards[c].value
-    return total
-
-
-@kernel
-def first_inv(s, spade: bool) -> int:
-    """Return the Inventory index of the first card the bot plays as a Spade (or Club), or -1."""
-    for k in range(s.piles.inv_n):
-        c = s.piles.inv[k]
-        if (spade and own_spade(s, c)) or (not spade and own_club(s, c)):
-            return k
-    return -1
 
 
 # -- decisions shared by the heuristic bots ----------------------------------------------------------------
 
 
 @kernel
+def refill(s) -> int:
+    """PLAYER: the BUYBACK of the best discarded number card when the hand cannot attack usefully, or -1 (Q13).
+
+    It applies with an empty hand, or when the best combo is a random attack that cannot
+    be drawn (negative worth); the card goes to the hand and is then played.
+    """
+    m = s.meta
+    if m.attacks_left <= 0 or not rules.can_buyback(s) or s.params.buyback_destination != BuybackDestination.HAND:
+        return -1
+    if s.piles.hand_n > 0 and (numbers_in_hand(s) or best_combo_damage(s) >= 0.0):
+        return -1  # a number card (worth at least 1) or a random attack that can be drawn
+    return best_buyback(s, 1.0)
+
+
+@kernel
+def reveal_pays(s) -> bool:
+    """BETWEEN: return True if no Joker can be revealed and ``reveal_odds`` of the draw pile would be bought."""
+    w = s.scratch.weights
+    if s.piles.draw_n <= 0 or (s.hero.gold < w[W.BUY_MIN] and s.hero.gold < 20):
+        return False  # no card is both worth buying and affordable
+    if in_draw_pile(s, True) > 0:
+        return False
+    buyable = in_draw_pile(s, False)
+    return buyable > 0 and buyable >= w[W.REVEAL_ODDS] * s.piles.draw_n
+
+
+@kernel
+def sale(s, planner: bool) -> int:
+    """BETWEEN: the SELL action of a Diamond character's Inventory card whose gold pays for good buy-backs, or -1.
+
+    The buy-backs wanted are the discarded number cards worth ``buyback_min`` (the
+    planner: no more than the hand has room for), less what gold and the A-diamond pay.
+    A Spade is worth its value kept, a Club one good card; the card whose sale buys the
+    most beyond that is sold. Hearts are kept (R14).
+    """
+    q = s.piles
+    w = s.scratch.weights
+    if s.hero.suit != Suit.DIAMOND or not s.params.class_powers:
+        return -1
+    wanted = 0
+    for i in range(q.discard_n):
+        card = s.cards[q.discard[i]]
+        wanted += card.kind == Kind.NUMBER and card.value >= w[W.BUYBACK_MIN]
+    if planner:
+        wanted = min(wanted, max(0, int(s.hero.str + w[W.HAND_CAP]) - q.hand_n))
+    need = wanted - s.hero.gold - free_buybacks(s)
+    best, best_gain = -1, 0.0
+    for k in range(q.inv_n):
+        card = s.cards[q.inv[k]]
+        if card.kind != Kind.NUMBER or card.suit == Suit.HEART:
+            continue
+        keep = float(card.value) if own_spade(s, q.inv[k]) else w[W.BUYBACK_MIN]
+        gain = min(card.value, need) * w[W.BUYBACK_MIN] - keep
+        if gain > best_gain:
+            best, best_gain = k, gain
+    return encode(ActionKind.SELL, best, 0) if best >= 0 else -1
+
+
+@kernel
 def between(s, planner: bool) -> int:
-    """BETWEEN: buy back, reveal to buy, quit or go on."""
+    """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on."""
     w = s.scratch.weights
     q = s.piles
     if q.draw_n < w[W.QUIT_PILE]:
         return encode(ActionKind.QUIT, 0, 0)
-    if rules.can_buyback(s) and (not planner or q.hand_n < s.hero.str + w[W.HAND_CAP]):
+    room = not planner or q.hand_n < s.hero.str + w[W.HAND_CAP]
+    if room:
+        a = sale(s, planner)
+        if a >= 0:
+            return a
+    if rules.can_buyback(s) and room:
         a = best_buyback(s, w[W.BUYBACK_MIN])
         if a >= 0:
             return a
-    if q.draw_n > 0 and s.hero.gold >= w[W.REVEAL_GOLD] and q.draw_n >= w[W.REVEAL_PILE]:
+    if q.draw_n >= w[W.REVEAL_PILE] and reveal_pays(s):
         return encode(ActionKind.REVEAL, 0, 0)
     return encode(ActionKind.END, 0, 0)
 
 
 @kernel
 def buy(s) -> int:
-    """BUY: take the revealed card if it can be bought and is worth it (never a Diamond: it is only gold)."""
+    """BUY: take the revealed card if the bot wants it, and any Diamond it can pay (the same gold comes back)."""
     c = s.meta.revealed
     card = s.cards[c]
-    worth = card.kind == Kind.ACE or (card.suit != Suit.DIAMOND and card.value >= s.scratch.weights[W.BUY_MIN])
+    worth = card.kind == Kind.ACE or (
+        card.kind == Kind.NUMBER and (card.suit == Suit.DIAMOND or card.value >= s.scratch.weights[W.BUY_MIN])
+    )
     return encode(ActionKind.BUY if rules.can_buy(s) and worth else ActionKind.PASS, 0, 0)
 
 
@@ -203,18 +184,47 @@ def king_keep(s) -> int:
     return encode(ActionKind.KEEP if keep else ActionKind.PASS, 0, 0)
 
 
+@kernel
+def blitz_next(s, planner: bool) -> int:
+    """BLITZ: add the next cards of the A-club's attack, or END when all are chosen (R14).
+
+    Greedy chooses every card worth playing (all number cards; face cards when their
+    random attacks can be drawn); the planner the cards of ``blitz_target``.
+    """
+    q = s.piles
+    for rank in range(1, 15):
+        left = rules.count_rank(s, rank) - q.blitz[rank]
+        if planner:
+            left = blitz_target(s, rank) - q.blitz[rank]
+        elif rank >= JACK and face_damage(s, left) < 0.0:
+            left = 0
+        if left > 0:
+            return encode(ActionKind.ATTACK, rank, left)
+    if q.blitz_n == 0:  # nothing worth playing: the A-club still asks for a card
+        return encode(ActionKind.ATTACK, rules.combo_rank_of(s, q.hand[0]), 1)
+    return encode(ActionKind.END, 0, 0)
+
+
 # -- policies ---------------------------------------------------------------------------------------------------
 
 
 @kernel
 def choose_random(s) -> int:
-    """Uniform over the legal actions, never QUIT."""
+    """Uniform over the legal actions other than QUIT."""
     n = s.scratch.n_legal
     quit_action = encode(ActionKind.QUIT, 0, 0)
-    k = rng.randint(s.scratch.rng, Lane.BOT, n)
-    if s.scratch.legal[k] == quit_action:
-        k = (k + 1) % n
-    return s.scratch.legal[k]
+    others = n
+    for i in range(n):
+        others -= s.scratch.legal[i] == quit_action
+    k = rng.randint(s.scratch.rng, Lane.BOT, others)
+    for i in range(n):
+        a = s.scratch.legal[i]
+        if a == quit_action:
+            continue
+        if k == 0:
+            return a
+        k -= 1
+    return s.scratch.legal[0]  # only QUIT is legal: never happens (END is legal with it)
 
 
 @kernel
@@ -223,25 +233,27 @@ def choose_greedy(s) -> int:
     m = s.meta
     q = s.piles
     ph = m.phase
+    face_or_joker = s.monster.kind == MonsterKind.JOKER or s.monster.kind == MonsterKind.FACE
     if ph == Phase.PRE_STRIKE:
-        use = s.monster.kind == MonsterKind.JOKER or s.monster.kind == MonsterKind.FACE
-        return (
-            encode(ActionKind.ACE_SPADE, rules.find_ace(s, Suit.SPADE, A_SPADES), 0)
-            if use
-            else encode(ActionKind.PASS, 0, 0)
-        )
+        a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        return encode(ActionKind.ACE_SPADE, a, 0) if face_or_joker else encode(ActionKind.PASS, 0, 0)
     if ph == Phase.KING_KEEP:
         return king_keep(s)
     if ph == Phase.BUY:
         return buy(s)
     if ph == Phase.BETWEEN:
         return between(s, False)
+    if ph == Phase.BLITZ:
+        return blitz_next(s, False)
     a = rules.find_ace(s, Suit.SPADE, A_SPADES)
-    if a >= 0 and (s.monster.kind == MonsterKind.JOKER or s.monster.kind == MonsterKind.FACE):
+    if a >= 0 and face_or_joker:
         return encode(ActionKind.ACE_SPADE, a, 0)
     k = first_inv(s, True)
     if k >= 0 and m.attacks_left > 0:  # Spades go before a hand attack (R14)
         return encode(ActionKind.SPADE, k, 0)
+    a = refill(s)
+    if a >= 0:
+        return a
     k = first_inv(s, False)
     if k >= 0 and q.hand_n > 0:
         return encode(ActionKind.CLUB, k, 0)
@@ -254,17 +266,6 @@ def choose_greedy(s) -> int:
 
 
 @kernel
-def hand_damage(s) -> float:
-    """Return the expected damage of the whole hand played at once."""
-    total = 0.0
-    for rank in range(1, 15):
-        cnt = rules.count_rank(s, rank)
-        if cnt > 0:
-            total += combo_damage(s, rank, cnt)
-    return total
-
-
-@kernel
 def choose_planner(s) -> int:
     """Spend as little as possible (module docstring)."""
     m = s.meta
@@ -272,22 +273,25 @@ def choose_planner(s) -> int:
     ph = m.phase
     mon = s.monster
     joker = mon.kind == MonsterKind.JOKER
-    if ph == Phase.PRE_STRIKE:
-        return (
-            encode(ActionKind.ACE_SPADE, rules.find_ace(s, Suit.SPADE, A_SPADES), 0)
-            if joker
-            else encode(ActionKind.PASS, 0, 0)
-        )
+    hp = float(mon.hp)
+    if ph == Phase.PRE_STRIKE:  # the A-spade now if the first turn would use it anyway: the Jack never strikes
+        hopeless = hand_damage(s) + spade_total(s) < hp
+        a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        return encode(ActionKind.ACE_SPADE, a, 0) if joker or hopeless else encode(ActionKind.PASS, 0, 0)
     if ph == Phase.KING_KEEP:
         return king_keep(s)
     if ph == Phase.BUY:
         return buy(s)
     if ph == Phase.BETWEEN:
         return between(s, True)
-    hp = float(mon.hp)
+    if ph == Phase.BLITZ:
+        return blitz_next(s, True)
     a = rules.find_ace(s, Suit.SPADE, A_SPADES)
     if a >= 0 and (joker or (m.attacks_made == 0 and hand_damage(s) + spade_total(s) < hp)):
         return encode(ActionKind.ACE_SPADE, a, 0)
+    a = refill(s)
+    if a >= 0:
+        return a
     if m.attacks_left > 0 and q.hand_n > 0:
         kill = smallest_kill(s, hp)
         if kill >= 0:

@@ -1,16 +1,17 @@
 """CardRPG combat: the player's turn (R8, R9, R14, R15), the monster's turn (R10, R12), both out (R11)."""
 
+from sims.cardrpg.gold import can_refill_hand
 from sims.cardrpg.rewards import death, victory
 from sims.cardrpg.state import (
-    A_DIAMONDS,
     A_HEARTS,
     JACK,
     JOKER_RANK,
     KING,
     NO_CARD,
     QUEEN,
+    AceClubSet,
     BothOut,
-    BuybackDestination,
+    BothOutOrder,
     EndReason,
     EventKind,
     Kind,
@@ -18,6 +19,7 @@ from sims.cardrpg.state import (
     MonsterKind,
     Outcome,
     Phase,
+    Pick,
     RandomAttackJoker,
     Suit,
 )
@@ -34,7 +36,6 @@ from sims.cardrpg.zones import (
     need,
     put_bottom,
     remove_at_hand,
-    take_discard,
     take_inv,
 )
 from sims.core import rng
@@ -43,11 +44,16 @@ from sims.core.jit import kernel
 
 @kernel
 def begin_player_turn(s) -> None:
-    """Open the player's attack turn in place: one hand attack plus one per Club (R14)."""
+    """Open the player's attack turn in place: one hand attack plus one per Club (R14).
+
+    With an empty hand the turn is lost (R11) unless a Spade or the A-spade can be
+    played, or (``empty_hand = buy_back``, RULES.md §7 Q13) a card can be bought back
+    into the hand: gold "can be used at any time".
+    """
     m = s.meta
     m.attacks_left, m.attacks_made = 1, 0
     m.phase = Phase.PLAYER
-    if s.piles.hand_n == 0 and not has_inventory_play(s):
+    if s.piles.hand_n == 0 and not has_inventory_play(s) and not can_refill_hand(s):
         m.phase = Phase.MONSTER  # R11: out of attack cards, the turn is lost
 
 
@@ -84,8 +90,29 @@ def random_attack(s, mult: int) -> int:
 
 
 @kernel
-def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
-    """Play ``count`` hand cards of combo key ``cards_rank`` (or the whole hand) as one attack (R8, R9)."""
+def takes(s, c: int, pick: int, cards_rank: int) -> bool:
+    """Return True if hand card ``c`` joins an attack that plays ``pick`` (Pick; RANK: combo key ``cards_rank``).
+
+    Under ``Pick.CHOSEN`` it also counts the card off the BLITZ choice in place.
+    """
+    if pick == Pick.WHOLE_HAND:
+        return True
+    key = combo_rank_of(s, c)
+    if pick == Pick.RANK:
+        return key == cards_rank
+    if s.piles.blitz[key] > 0:  # CHOSEN: one of the cards the A-club's attack chose (R14)
+        s.piles.blitz[key] -= 1
+        return True
+    return False
+
+
+@kernel
+def hand_attack(s, cards_rank: int, count: int, pick: int) -> None:
+    """Play hand cards as one attack in place (R8, R9), in hand order.
+
+    ``pick`` (Pick): ``count`` cards of combo key ``cards_rank`` (RANK), the whole hand, or
+    the cards chosen in BLITZ (CHOSEN).
+    """
     q = s.piles
     m = s.meta
     dmg = 0
@@ -93,9 +120,9 @@ def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
     played = 0
     first = NO_CARD
     k = 0
-    while k < q.hand_n and (whole_hand or played < count):
+    while k < q.hand_n and (pick != Pick.RANK or played < count):
         c = q.hand[k]
-        if not whole_hand and combo_rank_of(s, c) != cards_rank:
+        if not takes(s, c, pick, cards_rank):
             k += 1
             continue
         remove_at_hand(s, k)
@@ -117,6 +144,7 @@ def hand_attack(s, cards_rank: int, count: int, whole_hand: bool) -> None:
                 dmg += d
         else:
             dmg += int(card.value)  # int(): the int8 field must not wrap in plain Python (test-nojit)
+    q.blitz_n = 0
     m.attacks_left -= 1
     m.attacks_made += 1
     s.tally.seat.attacks += 1
@@ -180,59 +208,35 @@ def ace_spade(s, k: int) -> None:
 
 @kernel
 def ace_club(s, k: int) -> None:
-    """Blitz with the A-club at Inventory index ``k`` in place: the whole hand as one attack (R14)."""
+    """Blitz with the A-club at Inventory index ``k`` in place (R14): choose any hand cards (BLITZ), then one attack.
+
+    ``ace_club_set = whole_hand`` (RULES.md §7 Q1, rules_version 1) plays the whole hand at once.
+    """
     c = spend_ace(s, k)
     card_row(s, c).extra_attacks += 1
-    hand_attack(s, 0, 0, True)
-
-
-@kernel
-def can_buyback(s) -> bool:
-    """Return True if a buy-back can be paid: 1 gold, or the A-diamond's free buy-back (R15)."""
-    if s.piles.discard_n == 0:
-        return False
-    if s.hero.gold >= 1:
-        return True
-    limit = s.params.ace_diamond_buybacks
-    return find_ace(s, Suit.DIAMOND, A_DIAMONDS) >= 0 and (limit < 0 or s.meta.luck_used < limit)
-
-
-@kernel
-def buyback(s, i: int) -> None:
-    """Buy back discard-pile card ``i`` in place (R15): the A-diamond pays first, else 1 gold."""
+    if s.params.ace_club_set == AceClubSet.WHOLE_HAND:
+        hand_attack(s, 0, 0, Pick.WHOLE_HAND)
+        return
     q = s.piles
-    m = s.meta
-    c = take_discard(s, i)
-    limit = s.params.ace_diamond_buybacks
-    a = find_ace(s, Suit.DIAMOND, A_DIAMONDS)
-    if a >= 0 and (limit < 0 or m.luck_used < limit):
-        m.luck_used += 1
-        r = card_row(s, q.inv[a])
-        r.times_used += 1
-    else:
-        s.hero.gold -= 1
-        s.tally.seat.gold_spent += 1
-    s.tally.seat.buybacks += 1
-    if s.params.buyback_destination == BuybackDestination.HAND:
-        hand_add(s, c)
-    else:
-        put_bottom(s, c)
-    log_event(s, EventKind.BUYBACK, c, 0, 0)
+    for r in range(16):
+        q.blitz[r] = 0
+    q.blitz_n = 0
+    s.meta.phase = Phase.BLITZ
 
 
 @kernel
-def sell(s, k: int) -> None:
-    """A Diamond character sells Inventory card ``k`` for gold equal to its value in place (R14)."""
-    c = take_inv(s, k)
-    discard(s, c)
-    v = s.cards[c].value
-    s.hero.gold += v
-    r = card_row(s, c)
-    r.times_sold += 1
-    r.gold += v
-    s.tally.seat.sold += 1
-    s.tally.seat.gold_gained += v
-    log_event(s, EventKind.SOLD, c, v, 0)
+def blitz_choose(s, rank: int, count: int) -> None:
+    """BLITZ: add ``count`` more hand cards of combo key ``rank`` to the A-club's attack in place."""
+    q = s.piles
+    q.blitz[rank] += count
+    q.blitz_n += count
+
+
+@kernel
+def blitz_attack(s) -> None:
+    """BLITZ: make the A-club's attack with the chosen cards in place (one attack, R14)."""
+    s.meta.phase = Phase.PLAYER
+    hand_attack(s, 0, 0, Pick.CHOSEN)
 
 
 @kernel
@@ -408,7 +412,7 @@ def both_out(s) -> None:
         q.mpile[k] = draw_top(s)
     q.mpile_n = pile
     log_event(s, EventKind.BOTH_OUT, NO_CARD, need_n, 0)
-    if m.jack_first:
-        m.phase = Phase.MONSTER
+    if m.jack_first and s.params.both_out_order == BothOutOrder.FIRST_STRIKER:
+        m.phase = Phase.MONSTER  # Q4, rules_version 1: the Jack strikes first again
     else:
-        begin_player_turn(s)
+        begin_player_turn(s)  # Q4: the monster's turn came up with no cards and is lost; the player strikes

@@ -1,14 +1,15 @@
 """CardRPG Advanced rules as small in-place kernels (RULES.md; rulings R1-R22).
 
 One simulated "game" is one character: ``n_sessions`` sessions (R1). Phases without
-decisions run in ``advance``; the bot decides in PLAYER, BETWEEN, BUY, KING_KEEP and
-PRE_STRIKE:
+decisions run in ``advance``; the bot decides in PLAYER, BETWEEN, BUY, KING_KEEP,
+PRE_STRIKE and BLITZ:
 
     session start: shuffle the 53 cards, summoning-sickness deal (R4)
     BATTLE_START   cap check, hand refill (R4), monster, bonus cards, attack pile, HP (R6)
                    -> PRE_STRIKE (Jack monster and an A-spade) / MONSTER (Jack) / PLAYER
     PLAYER         Spades, Clubs, Aces, buy-backs, hand attacks (combos, random attacks)
-                   END -> MONSTER; a kill -> victory -> BETWEEN
+                   END -> MONSTER; a kill -> victory -> BETWEEN; the A-club -> BLITZ
+    BLITZ          choose the A-club's hand cards, END -> one attack -> PLAYER
     MONSTER        one attack (R10), theft (R12), Hearts (R14), death (R18) -> PLAYER
                    (both sides out: fresh cards or forfeit, R11)
     BETWEEN        buy-backs, sell, REVEAL -> BUY, QUIT or END -> BATTLE_START
@@ -17,36 +18,38 @@ PRE_STRIKE:
 Any required draw that cannot be completed in full ends the session at once (R16):
 ``need(s, n, reason)`` checks it before every draw.
 
-The rules live in four modules: this one (character, sessions, battle set-up, actions,
-drivers), ``zones`` (the draw-pile ring, required draws, dice, hand and Inventory moves),
-``combat`` (the player's and the monster's turns) and ``rewards`` (victory, Inventory
-entry, levels, death). Their functions are re-exported here, so ``kernel.<rule>`` names
-every rule.
+The rules live in six modules: this one (character, sessions, battle set-up, applying
+actions, drivers), ``actions`` (the legal actions of each decision, prices), ``zones``
+(the draw-pile ring, required draws, dice, hand and Inventory moves), ``combat`` (the
+player's and the monster's turns), ``gold`` (buy-backs, the A-diamond, sales) and
+``rewards`` (victory, Inventory entry, levels, death). Their functions are re-exported
+here, so ``kernel.<rule>`` names every rule.
 """
 
 import numpy as np
 
 from sims.cardrpg import bots as policies
+from sims.cardrpg.actions import blitz_actions, can_buy, legal_actions, price  # noqa: F401  (re-exported)
 from sims.cardrpg.combat import (  # noqa: F401  (re-exported: kernel.<rule> names every rule)
     ace_club,
     ace_spade,
     begin_player_turn,
+    blitz_attack,
+    blitz_choose,
     both_out,
-    buyback,
-    can_buyback,
     can_steal,
     hand_attack,
     hit_monster,
     monster_turn,
     random_attack,
     save,
-    sell,
     spend_ace,
     suit_order,
     theft,
     use_club,
     use_spade,
 )
+from sims.cardrpg.gold import buyback, can_buyback, can_refill_hand, sell  # noqa: F401
 from sims.cardrpg.rewards import (  # noqa: F401
     after_death,
     death,
@@ -57,7 +60,6 @@ from sims.cardrpg.rewards import (  # noqa: F401
     victory,
 )
 from sims.cardrpg.state import (
-    A_CLUBS,
     A_SPADES,
     HP_DICE,
     JACK,
@@ -78,12 +80,12 @@ from sims.cardrpg.state import (
     MonsterKind,
     Outcome,
     Phase,
+    Pick,
     StatRoll,
     Suit,
     action_a,
     action_b,
     action_kind,
-    encode,
     new_state,
 )
 from sims.cardrpg.zones import (  # noqa: F401
@@ -362,89 +364,6 @@ def roll_monster_hp(s) -> bool:
 
 
 @kernel
-def legal_actions(s, out: np.ndarray) -> int:
-    """Write every legal encoded action of the current decision into ``out``; return how many."""
-    m = s.meta
-    q = s.piles
-    n = 0
-    if m.phase == Phase.PRE_STRIKE:
-        out[0], out[1] = (
-            encode(ActionKind.ACE_SPADE, find_ace(s, Suit.SPADE, A_SPADES), 0),
-            encode(ActionKind.PASS, 0, 0),
-        )
-        return 2
-    if m.phase == Phase.KING_KEEP:
-        out[0], out[1] = encode(ActionKind.KEEP, 0, 0), encode(ActionKind.PASS, 0, 0)
-        return 2
-    if m.phase == Phase.BUY:
-        out[0] = encode(ActionKind.PASS, 0, 0)
-        n = 1
-        if can_buy(s):
-            out[1] = encode(ActionKind.BUY, 0, 0)
-            n = 2
-        return n
-    if m.phase != Phase.PLAYER and m.phase != Phase.BETWEEN:
-        return 0
-    if can_buyback(s):
-        for i in range(q.discard_n):
-            out[n] = encode(ActionKind.BUYBACK, i, 0)
-            n += 1
-    if s.hero.suit == Suit.DIAMOND and s.params.class_powers:
-        for k in range(q.inv_n):
-            if s.cards[q.inv[k]].kind == Kind.NUMBER:
-                out[n] = encode(ActionKind.SELL, k, 0)
-                n += 1
-    if m.phase == Phase.BETWEEN:
-        out[n] = encode(ActionKind.END, 0, 0)
-        out[n + 1] = encode(ActionKind.QUIT, 0, 0)
-        n += 2
-        if q.draw_n > 0:
-            out[n] = encode(ActionKind.REVEAL, 0, 0)
-            n += 1
-        return n
-    for k in range(q.inv_n):
-        c = q.inv[k]
-        if acts_as(s, c, Suit.SPADE) and m.attacks_left > 0:  # R14: before a hand attack
-            out[n] = encode(ActionKind.SPADE, k, 0)
-            n += 1
-        if acts_as(s, c, Suit.CLUB):
-            out[n] = encode(ActionKind.CLUB, k, 0)
-            n += 1
-        if is_ace_power(s, c, Suit.SPADE, A_SPADES):
-            out[n] = encode(ActionKind.ACE_SPADE, k, 0)
-            n += 1
-        if is_ace_power(s, c, Suit.CLUB, A_CLUBS) and q.hand_n > 0 and m.attacks_left > 0:
-            out[n] = encode(ActionKind.ACE_CLUB, k, 0)
-            n += 1
-    if m.attacks_left > 0:
-        for rank in range(1, 15):
-            cnt = count_rank(s, rank)
-            for k in range(1, cnt + 1):
-                out[n] = encode(ActionKind.ATTACK, rank, k)
-                n += 1
-    if m.attacks_made > 0 or q.hand_n == 0 or m.attacks_left == 0:  # R8: at least one card if the hand has any
-        out[n] = encode(ActionKind.END, 0, 0)
-        n += 1
-    return n
-
-
-@kernel
-def can_buy(s) -> bool:
-    """Return True if the revealed card may be bought (R15): a number card or an Ace the gold covers."""
-    c = s.meta.revealed
-    card = s.cards[c]
-    if card.kind == Kind.FACE or card.kind == Kind.JOKER:
-        return False
-    return s.hero.gold >= price(s, c)
-
-
-@kernel
-def price(s, c: int) -> int:
-    """Return the price of buying card ``c`` off the draw pile (R15): its value, 20 for an Ace."""
-    return 20 if s.cards[c].kind == Kind.ACE else s.cards[c].value
-
-
-@kernel
 def apply_action(s, a: int) -> None:
     """Apply the encoded action ``a`` in place, then run on to the next decision."""
     m = s.meta
@@ -456,6 +375,11 @@ def apply_action(s, a: int) -> None:
             m.phase = Phase.MONSTER
     elif m.phase == Phase.KING_KEEP:
         after_death(s, kind == ActionKind.KEEP)
+    elif m.phase == Phase.BLITZ:
+        if kind == ActionKind.ATTACK:
+            blitz_choose(s, x, y)
+        else:
+            blitz_attack(s)
     elif m.phase == Phase.BUY:
         c = m.revealed
         draw_top(s)  # the revealed card leaves the pile either way
@@ -485,7 +409,7 @@ def apply_action(s, a: int) -> None:
     elif kind == ActionKind.END:
         m.phase = Phase.MONSTER
     elif kind == ActionKind.ATTACK:
-        hand_attack(s, x, y, False)
+        hand_attack(s, x, y, Pick.RANK)
     elif kind == ActionKind.SPADE:
         use_spade(s, x)
     elif kind == ActionKind.CLUB:

@@ -10,6 +10,7 @@ from sims.cardrpg.state import (
     XP_NEXT,
     EndReason,
     EventKind,
+    JackDraws,
     Kind,
     Lane,
     Outcome,
@@ -59,9 +60,15 @@ def victory(s) -> None:
             discard(s, q.bonus[k])
     q.bonus_n = 0
     draws = (2 if h.rank == JACK and s.params.class_powers else 1) if s.params.inventory else 0
-    if draws > 0 and need(s, draws, EndReason.DRAW_FAILED_INVENTORY):  # R16: both a Jack's cards or none
-        for _ in range(draws):
-            enter_inventory(s, draw_top(s))  # a Joker puts cards under the pile: the rest are still there
+    if s.params.jack_draws == JackDraws.BOTH_OR_NONE:  # Q9, rules_version 1: a Jack's two cards, both or none
+        if draws > 0 and need(s, draws, EndReason.DRAW_FAILED_INVENTORY):
+            for _ in range(draws):
+                enter_inventory(s, draw_top(s))  # a Joker puts cards under the pile: the rest are still there
+    else:
+        for _ in range(draws):  # R13: one at a time, each a required draw (R16)
+            if not need(s, 1, EndReason.DRAW_FAILED_INVENTORY):
+                break
+            enter_inventory(s, draw_top(s))  # a face card, Diamond or Joker goes under the pile: drawn again
     row.gold_gained = h.gold - gold0
     level_up(s)
     row.inventory_size, row.hp_end = q.inv_n, h.hp

@@ -92,6 +92,42 @@ class BothOut(IntEnum):
     FORFEIT = 1
 
 
+class BothOutOrder(IntEnum):
+    """Who strikes first after both sides ran out and got fresh cards (RULES.md §7 Q4)."""
+
+    ALTERNATE = 0  # the turns go on alternating: the monster's empty turn was lost, the player strikes next
+    FIRST_STRIKER = 1  # the side that struck first in the battle strikes first again (rules_version 1)
+
+
+class EmptyHand(IntEnum):
+    """A player's attack turn with an empty hand (RULES.md §7 Q13)."""
+
+    BUY_BACK = 0  # the turn is kept while gold (or the A-diamond) can buy a card back into the hand
+    LOSE_TURN = 1  # lost unless a Spade or the A-spade can be played (rules_version 1)
+
+
+class AceClubSet(IntEnum):
+    """Which hand cards the A-club's blitz plays (R14, RULES.md §7 Q1)."""
+
+    ANY_SET = 0  # any set the player chooses, one card at least (Phase.BLITZ)
+    WHOLE_HAND = 1  # the whole hand (rules_version 1)
+
+
+class JackDraws(IntEnum):
+    """A Jack character's two victory cards (R13, R16, RULES.md §7 Q9)."""
+
+    ONE_AT_A_TIME = 0  # each is its own required draw: the first is taken even if the second cannot be
+    BOTH_OR_NONE = 1  # one required draw of two cards (rules_version 1)
+
+
+class Pick(IntEnum):
+    """Which hand cards one attack plays (``combat.hand_attack``)."""
+
+    RANK = 0  # a combo: some cards of one combo key (R8)
+    WHOLE_HAND = 1  # the whole hand (the A-club under ace_club_set = whole_hand)
+    CHOSEN = 2  # the cards chosen in BLITZ (the A-club, R14)
+
+
 class BuybackDestination(IntEnum):
     """Where a bought-back card goes (R15)."""
 
@@ -349,7 +385,7 @@ class Lane(IntEnum):
 
 
 class Phase(IntEnum):
-    """Where the session stands. The first five wait for the bot; the rest run alone."""
+    """Where the session stands. PLAYER .. PRE_STRIKE and BLITZ wait for the bot; the rest run alone."""
 
     PLAYER = 0  # the player's attack turn: Inventory cards, attacks, buy-backs, END (R8, R14, R15)
     BETWEEN = 1  # after a battle: buy-backs, sell, reveal the top card to buy, quit or go on (R15, R16)
@@ -360,17 +396,18 @@ class Phase(IntEnum):
     BATTLE_START = 6
     MONSTER = 7  # the monster's attack turn (R10)
     SESSION_END = 8
+    BLITZ = 9  # the A-club was used: choose the hand cards of its attack, then END (R14, ace_club_set = any_set)
 
 
 class ActionKind(IntEnum):
     """What an encoded action does (``action = kind << 12 | a << 6 | b``)."""
 
-    END = 0  # PLAYER: end the attack turn; BETWEEN: go on to the next battle
-    ATTACK = 1  # a = rank, b = how many cards of that rank (a combo, R8)
+    END = 0  # PLAYER: end the attack turn; BETWEEN: go on to the next battle; BLITZ: make the chosen attack
+    ATTACK = 1  # a = rank, b = how many cards of that rank (a combo, R8); BLITZ: add them to the attack
     SPADE = 2  # a = Inventory index: bonus damage (R14)
     CLUB = 3  # a = Inventory index: one more attack this turn (R14)
     ACE_SPADE = 4  # a = Inventory index: instant kill (R14)
-    ACE_CLUB = 5  # a = Inventory index: blitz, the whole hand as one attack (R14)
+    ACE_CLUB = 5  # a = Inventory index: blitz, any hand cards as one attack (R14; then BLITZ, or the whole hand)
     BUYBACK = 6  # a = discard-pile index: buy it back for 1 gold or with the A-diamond (R15)
     SELL = 7  # a = Inventory index: Diamond class sells a number card (R14)
     REVEAL = 8  # BETWEEN: turn up the top card to consider buying it (R15)
@@ -416,6 +453,8 @@ META_DTYPE = np.dtype(
         ("seed", np.uint64),
         ("session", np.int16),  # 0-based session index
         ("n_cards", np.int16),
+        ("n_faces", np.int16),  # face cards (J, Q, K) in the deck, the class card included
+        ("n_jokers", np.int16),  # Jokers in the deck
         ("battle", np.int16),  # battles flipped this session
         ("exchange", np.int16),  # exchanges in the current battle
         ("phase", np.int8),
@@ -482,6 +521,8 @@ PILES_DTYPE = np.dtype(
         ("play", np.int16, (MAX_CARDS,)),  # attack cards in play (both sides)
         ("play_n", np.int16),
         ("work", np.int16, (MAX_CARDS,)),  # scratch for shuffles
+        ("blitz", np.int8, (16,)),  # BLITZ: hand cards chosen so far per combo key (rank 1-14)
+        ("blitz_n", np.int16),  # BLITZ: hand cards chosen so far
     ],
     align=True,
 )
@@ -543,6 +584,8 @@ def load_params(q, params: Params) -> None:
     q.class_card, q.n_sessions, q.death_ends_session = params.class_card, params.n_sessions, params.death_ends_session
     q.hand_refill, q.hp_reset, q.face_combo = params.hand_refill, params.hp_reset, params.face_combo
     q.random_attack_joker, q.both_out = params.random_attack_joker, params.both_out
+    q.both_out_order, q.empty_hand = params.both_out_order, params.empty_hand
+    q.ace_club_set, q.jack_draws = params.ace_club_set, params.jack_draws
     q.theft_chance_pct, q.affinity_includes_aces = params.theft_chance_pct, params.affinity_includes_aces
     q.buyback_destination, q.ace_diamond_buybacks = params.buyback_destination, params.ace_diamond_buybacks
     q.xp_overflow, q.dice, q.diceless_king_joker = params.xp_overflow, params.dice, params.diceless_king_joker
@@ -560,6 +603,8 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     s.meta.n_cards = cards.shape[0]
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
+        s.meta.n_faces += cards[c].kind == Kind.FACE
+        s.meta.n_jokers += cards[c].kind == Kind.JOKER
     return state
 
 

@@ -21,6 +21,7 @@ import pytest
 
 import sims
 from sims.cardrpg import bots, kernel
+from sims.cardrpg.params import Params
 from sims.cardrpg.state import (
     GAME_DTYPE,
     N_LANES,
@@ -183,7 +184,7 @@ CASES = [  # (variant, overrides, characters, root seed): settings no named vari
     ("advanced", {"affinity_includes_aces": True}, 30, 6),
     ("advanced", {"buyback_destination": "draw_pile_bottom"}, 30, 7),
     ("advanced", {"ace_diamond_buybacks": 0}, 30, 8),
-    ("advanced", {"ace_diamond_buybacks": -1}, 30, 9),
+    ("advanced", {"ace_diamond_buybacks": 2}, 30, 9),
     ("campaign", {"xp_overflow": "carry", "n_sessions": 4}, 10, 10),
     ("advanced", {"hand_refill": "both_out_only"}, 30, 11),
     ("advanced", {"hp_reset": "never"}, 30, 12),
@@ -194,6 +195,10 @@ CASES = [  # (variant, overrides, characters, root seed): settings no named vari
     ("diceless_special", {"monster_hp": "preset", "theft_chance_pct": 0}, 30, 17),
     ("classic", {"dice": "cards"}, 30, 18),
     ("advanced", {"class_ranks": "jqka", "stat_roll": "d6_reroll_low"}, 30, 19),  # Ace classes with Advanced powers
+    ("advanced", {"ace_club_set": "whole_hand"}, 30, 20),  # rules_version 1's readings one by one (RULES.md §7)
+    ("advanced", {"empty_hand": "lose_turn"}, 30, 21),
+    ("advanced", {"both_out_order": "first_striker", "hand_refill": "both_out_only"}, 30, 22),  # both out often
+    ("advanced", {"jack_draws": "both_or_none", "class_card": "club_jack"}, 30, 23),
 ]
 
 
@@ -277,9 +282,11 @@ def load_character(reference, s):
     m, h, mon, q, t = s["meta"], s["hero"], s["monster"], s["piles"], s["tally"]
     ch = ref.Character(reference, int(m["character"]), int(m["seed"]))
     ch.rng.lanes = [int(x) for x in s["scratch"]["rng"]]
+    q = s["piles"]
     meta = ("game", "session", "battle", "exchange", "phase", "end_reason", "sick", "kept_hand", "jack_first")
     for name in (*meta, "attacks_left", "attacks_made", "luck_used", "revealed"):
         setattr(ch, name, int(m[name]))
+    ch.blitz, ch.blitz_n = [int(x) for x in q["blitz"]], int(q["blitz_n"])
     for name in ("class_card", "class_id", "rank", "suit", "level", "str", "hp_max", "hp", "xp", "gold"):
         setattr(ch, name, int(h[name]))
     ch.mcard, ch.mkind, ch.mhp, ch.mhp_start, ch.mxp = (int(mon[f]) for f in ("card", "kind", "hp", "hp_start", "xp"))
@@ -312,15 +319,26 @@ def kernel_tables(s) -> dict:
     }
 
 
-@pytest.mark.parametrize("dice", ["d6", "cards"])
-def test_a_failed_victory_draw_agrees(dice):
-    """A Jack kills with a Spade and one card (a King) left to draw: his two victory cards cannot be drawn (R16).
+@pytest.mark.parametrize(
+    ("dice", "draws", "reason", "level"),
+    [
+        ("d6", "both_or_none", EndReason.DRAW_FAILED_INVENTORY, 2),
+        ("cards", "both_or_none", EndReason.DRAW_FAILED_INVENTORY, 1),
+        ("d6", "one_at_a_time", EndReason.DRAW_FAILED_HAND, 2),
+        ("cards", "one_at_a_time", EndReason.DRAW_FAILED_DICE, 1),
+    ],
+)
+def test_a_victory_draw_from_a_one_card_pile_agrees(dice, draws, reason, level):
+    """A Jack kills with a Spade; the cards in play go under the pile: one card (a King) is left to draw (R16, Q9).
 
-    The kill stands and the level-up check still runs: a d6 levels him up; a card die finds
-    only the King (drawn again, R20), fails, and the first reason, ``draw_failed_inventory``,
-    stands.
+    ``both_or_none``: his two victory cards cannot be drawn; the kill stands and the
+    level-up check still runs: a d6 levels him up; a card die finds only the King (drawn
+    again, R20), fails, and the first reason, ``draw_failed_inventory``, stands.
+    ``one_at_a_time`` (R13): the King is drawn, goes under the pile and is drawn again; the
+    session goes on until the level-up's card die or the next hand refill fails.
     """
-    params, pool, _, bot_ids, weights = inputs("advanced", {"class_card": "spade_jack", "dice": dice}, "greedy")
+    overrides = {"class_card": "spade_jack", "dice": dice, "jack_draws": draws}
+    params, pool, _, bot_ids, weights = inputs("advanced", overrides, "greedy")
     state = kernel.prepare(pool.table, params, weights, 0)
     s = state[0]
     s["meta"]["bot"] = bot_ids[0]
@@ -346,10 +364,81 @@ def test_a_failed_victory_draw_agrees(dice):
         ch.apply_action(ch.ref.bot_func(ch))
 
     out = kernel_tables(s)
-    assert out["games"]["end_reason"].tolist() == [EndReason.DRAW_FAILED_INVENTORY]
-    assert out["games"][["level_end", "draw_pile_left", "kills"]].tolist() == [(2 if dice == "d6" else 1, 1, 1)]
+    assert out["games"]["end_reason"].tolist() == [reason]
+    assert out["games"][["level_end", "draw_pile_left", "kills"]].tolist() == [(level, 1, 1)]
     assert out["turns"]["outcome"][-1] == Outcome.WON
-    assert_agree(out, [ch.result()], 1, f"a failed victory draw, dice {dice}")
+    assert_agree(out, [ch.result()], 1, f"a victory draw from a one-card pile, dice {dice}, {draws}")
+
+
+HAND_BUILT = {  # name -> (params, conftest make_state keywords): the revised readings (RULES.md §7) at work
+    "empty_hand_with_gold": (
+        Params(),
+        {"gold": 2, "monster": "club:10", "monster_hp": 20, "mpile": ("heart:3", "spade:4"),
+         "discard": ("heart:9", "club:8"), "rest": "draw", "phase": Phase.MONSTER},
+    ),
+    "jack_both_out": (Params(), {"monster": "heart:jack", "monster_hp": 30, "rest": "draw", "phase": Phase.MONSTER}),
+    "jack_victory_one_card": (
+        Params(),
+        {"hero": "spade:jack", "hand": ("club:4",), "inv": ("spade:9",), "monster": "club:10", "monster_hp": 9,
+         "draw": ("club:7",)},
+    ),
+    "blitz": (
+        Params(),
+        {"hand": ("spade:10", "heart:9", "diamond:3"), "inv": ("club:ace",), "monster": "heart:king",
+         "monster_hp": 13, "rest": "draw"},
+    ),
+    "luck_gem": (
+        Params(),
+        {"inv": ("diamond:ace",), "hand": ("spade:2",), "discard": ("heart:9", "club:8", "spade:7", "heart:10"),
+         "rest": "draw"},
+    ),
+}  # fmt: skip
+READINGS = {  # name -> (reference rule change back to rules_version 1, the position it shows in, the bot)
+    "empty_hand": ({"empty_hand": ref.LOSE_TURN}, "empty_hand_with_gold", "greedy"),
+    "both_out_order": ({"both_out_order": ref.FIRST_STRIKER}, "jack_both_out", "greedy"),
+    "jack_draws": ({"jack_draws": ref.BOTH_OR_NONE}, "jack_victory_one_card", "greedy"),
+    "ace_club_set": ({"ace_club_set": ref.WHOLE_HAND_SET}, "blitz", "planner"),
+    "ace_diamond_buybacks": ({"ace_diamond_buybacks": 1}, "luck_gem", "greedy"),
+}
+
+
+def play_position(rpg, name: str, bot: str, change: dict | None = None) -> tuple[dict, dict]:
+    """Play a ``HAND_BUILT`` position to the end with both implementations; return (kernel tables, reference result).
+
+    ``change`` alters the reference's rules (the kernel keeps the position's).
+    """
+    params, kw = HAND_BUILT[name]
+    _state, s = rpg.make_state(params, bot=bot, log=False, **kw)  # _state keeps s alive
+    st = s["tally"]["seat"]  # the seats row as start_session begins it
+    st["bot"], st["class_card"] = BOTS.index(bot), s["hero"]["class_card"]
+    weights = GAME.make_weights(bot)[None, :]
+    rules = dataclasses.replace(ref.Rules.of(params), **(change or {}))
+    ch = load_character(ref.Reference(rules, POOL, bot, weights.tolist()), s)
+    b = BOTS.index(bot)
+    kernel.advance(s)
+    while s["meta"]["phase"] != Phase.OVER:  # kernel.play_character's loop
+        s["scratch"]["n_legal"] = kernel.legal_actions(s, s["scratch"]["legal"])
+        kernel.apply_action(s, bots.choose(b, s))
+    ch.advance()
+    while ch.phase != ref.OVER:
+        ch.apply_action(ch.ref.bot_func(ch))
+    return kernel_tables(s), ch.result()
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("name", HAND_BUILT)
+def test_hand_built_positions_of_the_revised_readings_agree(rpg, name, bot):
+    out, result = play_position(rpg, name, bot)
+    assert_agree(out, [result], 1, f"position {name}, {bot}")
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_the_reference_follows_each_revised_reading(rpg, reading):
+    """Put rules_version 1's reading back in the reference only: the position where it matters disagrees."""
+    change, name, bot = READINGS[reading]
+    out, result = play_position(rpg, name, bot, change)
+    bad, _ = mismatches(out, [result])
+    assert bad, f"the reference with {change} still agrees on {name}"
 
 
 # -- 5. the comparison can fail ---------------------------------------------------------------------

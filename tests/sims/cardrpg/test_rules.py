@@ -17,6 +17,7 @@ from sims.cardrpg.state import (
     HP_DICE,
     MAX_LEVEL,
     XP_NEXT,
+    AceClubSet,
     BothOut,
     ClassCard,
     Dice,
@@ -1344,8 +1345,11 @@ def test_r14_no_ace_spades_counterfactual_removes_the_kill(rpg):
     assert not any(a >> 12 == K.ACE_SPADE for a in rpg.legal(s))
 
 
-def test_r14_the_ace_of_clubs_plays_the_whole_hand_as_one_attack(rpg):
-    _, s = rpg.make_state(hand=("spade:7", "heart:2", "diamond:9"), inv=("club:ace",), monster="club:10", monster_hp=50)
+def test_r14_whole_hand_reading_the_ace_of_clubs_plays_the_whole_hand_as_one_attack(rpg):
+    """``ace_club_set = whole_hand`` (rules_version 1, RULES.md §7 Q1); the default lets the player choose."""
+    params = Params(ace_club_set=AceClubSet.WHOLE_HAND)
+    hand = ("spade:7", "heart:2", "diamond:9")
+    _, s = rpg.make_state(params, hand=hand, inv=("club:ace",), monster="club:10", monster_hp=50)
     kernel.apply_action(s, act(K.ACE_CLUB, 0, 0))
     assert int(s["monster"]["hp"]) == 32
     (ev,) = rpg.events(s, E.PLAYER_ATTACK)
@@ -1355,9 +1359,11 @@ def test_r14_the_ace_of_clubs_plays_the_whole_hand_as_one_attack(rpg):
 
 
 def test_r14_r15_the_ace_of_diamonds_pays_one_buyback_per_battle_and_is_never_spent(rpg):
+    """The R15 ruling (``ace_diamond_buybacks = 1``); the rulebook's default sets no limit (test_readings)."""
     _, s = rpg.make_state(
-        inv=("diamond:ace",), hand=("spade:2",), monster="club:10", monster_hp=50, discard=("heart:9", "club:8")
-    )
+        Params(ace_diamond_buybacks=1), inv=("diamond:ace",), hand=("spade:2",), monster="club:10", monster_hp=50,
+        discard=("heart:9", "club:8"),
+    )  # fmt: skip
     buybacks = {a for a in rpg.legal(s) if a >> 12 == K.BUYBACK}
     assert len(buybacks) == len(rpg.zone(s, "discard"))
     kernel.apply_action(s, act(K.BUYBACK, index_of(s, "discard", "club:8", rpg), 0))
@@ -1369,8 +1375,9 @@ def test_r14_r15_the_ace_of_diamonds_pays_one_buyback_per_battle_and_is_never_sp
 
 def test_r15_the_luck_gem_pays_again_in_the_next_battle(rpg):
     _, s = rpg.make_state(
-        inv=("diamond:ace",), hand=HAND5, strength=5, discard=("heart:9",), rest="draw", phase=Phase.BATTLE_START
-    )
+        Params(ace_diamond_buybacks=1), inv=("diamond:ace",), hand=HAND5, strength=5, discard=("heart:9",),
+        rest="draw", phase=Phase.BATTLE_START,
+    )  # fmt: skip
     s["meta"]["luck_used"] = 1
     assert not kernel.can_buyback(s)
     kernel.start_battle(s)
@@ -1379,8 +1386,9 @@ def test_r15_the_luck_gem_pays_again_in_the_next_battle(rpg):
 
 def test_r15_the_luck_gem_pays_before_gold(rpg):
     _, s = rpg.make_state(
-        inv=("diamond:ace",), gold=3, hand=("spade:2",), monster="club:10", discard=("heart:9", "club:8")
-    )
+        Params(ace_diamond_buybacks=1), inv=("diamond:ace",), gold=3, hand=("spade:2",), monster="club:10",
+        discard=("heart:9", "club:8"),
+    )  # fmt: skip
     kernel.apply_action(s, act(K.BUYBACK, index_of(s, "discard", "club:8", rpg), 0))
     assert int(s["hero"]["gold"]) == 3
     kernel.apply_action(s, act(K.BUYBACK, index_of(s, "discard", "heart:9", rpg), 0))

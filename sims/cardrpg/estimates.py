@@ -1,0 +1,331 @@
+"""CardRPG heuristics: the bots' weights, what a solitaire player can count, and what cards are worth.
+
+Pure @kernel readers of the state, shared by the ``greedy`` and ``planner`` policies in
+``bots``. The player sees the hand, Inventory, gold, the discard and bone piles, the cards
+in play, the monster, its HP and pile sizes, never the order of the draw pile or the
+monster's attack pile; between battles every card not in sight is in the draw pile, so
+its make-up (not its order) is known then.
+
+- A face card or Joker played from hand is a random attack: worth ``face_value`` if its
+  draws can be made, and a lost battle (the monster's HP, negative) if they cannot, since
+  the session then ends (R16). The chance comes from the draw pile's size and the share
+  of face cards among the unseen cards (a face card turned up asks for one more draw).
+"""
+
+from enum import IntEnum
+from typing import NamedTuple
+
+import numpy as np
+
+from sims.cardrpg import kernel as rules
+from sims.cardrpg.state import (
+    A_DIAMONDS,
+    JACK,
+    N_WEIGHTS,
+    NO_CARD,
+    ActionKind,
+    Kind,
+    Suit,
+    action_a,
+    action_b,
+    encode,
+)
+from sims.core.jit import kernel
+
+
+class BotParams(NamedTuple):
+    """Bot weights (floats); all bots share the fields, each has its own defaults."""
+
+    face_value: float = 6.0  # expected damage of a random attack (a face card played from hand) that can be drawn
+    buyback_min: float = 7.0  # buy back discarded number cards of at least this value
+    buy_min: float = 6.0  # buy a revealed number card of at least this value (if affordable)
+    reveal_odds: float = 0.5  # reveal the top card only if at least this share of the draw pile would be bought
+    reveal_pile: float = 0.0  # ... and at least this many cards are in the draw pile (planner)
+    keep_hand: float = 0.5  # a King keeps his hand at death if it holds >= this share of STR
+    hand_cap: float = 99.0  # planner: buy back only while the hand is below STR + this
+    quit_pile: float = 0.0  # quit the session when the draw pile is below this (0 = never, R1)
+
+
+class W(IntEnum):
+    """Index of each ``BotParams`` field in a weight vector."""
+
+    FACE_VALUE = 0
+    BUYBACK_MIN = 1
+    BUY_MIN = 2
+    REVEAL_ODDS = 3
+    REVEAL_PILE = 4
+    KEEP_HAND = 5
+    HAND_CAP = 6
+    QUIT_PILE = 7
+
+
+assert [m.name.lower() for m in W] == list(BotParams._fields)
+assert len(BotParams._fields) <= N_WEIGHTS
+
+# -- what the player can count ------------------------------------------------------------------------
+
+
+@kernel
+def faces_in(s, zone: np.ndarray, n: int) -> int:
+    """Return how many of the ``n`` cards of ``zone`` are face cards."""
+    k = 0
+    for i in range(n):
+        k += s.cards[zone[i]].kind == Kind.FACE
+    return k
+
+
+@kernel
+def unseen_faces(s) -> int:
+    """Return how many face cards are not in sight (in the draw pile, the monster pile or the bonus cards)."""
+    q = s.piles
+    seen = faces_in(s, q.hand, q.hand_n) + faces_in(s, q.discard, q.discard_n) + faces_in(s, q.bone, q.bone_n)
+    seen += faces_in(s, q.play, q.play_n) + faces_in(s, q.inv, q.inv_n)
+    seen += s.cards[s.hero.class_id].kind == Kind.FACE
+    if s.monster.card != NO_CARD:
+        seen += s.cards[s.monster.card].kind == Kind.FACE
+    return max(0, s.meta.n_faces - seen)
+
+
+@kernel
+def numbers_in_hand(s) -> bool:
+    """Return True if the hand holds a number card or an Ace."""
+    for i in range(s.piles.hand_n):
+        kind = s.cards[s.piles.hand[i]].kind
+        if kind == Kind.NUMBER or kind == Kind.ACE:
+            return True
+    return False
+
+
+@kernel
+def comb(a: int, b: int) -> float:
+    """Return the binomial coefficient C(a, b) as a float (0 outside 0 <= b <= a)."""
+    if b < 0 or b > a:
+        return 0.0
+    r = 1.0
+    for i in range(b):
+        r = r * (a - i) / (i + 1)
+    return r
+
+
+@kernel
+def draws_ok(s, k: int) -> float:
+    """Return the chance that ``k`` random attacks can all draw their cards (R9, R16).
+
+    A turned-up face card asks for one more draw, so the attacks complete when the
+    ``draw_n`` cards of the pile hold ``k`` that are not face cards. The pile is a random
+    ``draw_n`` of the ``unseen`` cards, ``faces`` of them face cards (hypergeometric).
+    """
+    q = s.piles
+    n = q.draw_n
+    if k <= 0:
+        return 1.0
+    if n < k:
+        return 0.0
+    if n - k >= s.meta.n_faces:
+        return 1.0  # the pile cannot hold enough face cards to stop them
+    faces = unseen_faces(s)
+    if n - faces >= k:
+        return 1.0
+    unseen = n + q.mpile_n + q.bonus_n
+    p = 0.0
+    for x in range(min(faces, n - k) + 1):  # x face cards in the pile
+        p += comb(faces, x) * comb(unseen - faces, n - x)
+    return p / comb(unseen, n)
+
+
+@kernel
+def face_damage(s, k: int) -> float:
+    """Return the worth of ``k`` random attacks now: ``face_value`` each, or the monster's HP lost if undrawable."""
+    p = draws_ok(s, k)
+    return p * k * s.scratch.weights[W.FACE_VALUE] - (1.0 - p) * max(0, s.monster.hp)
+
+
+@kernel
+def combo_damage(s, rank: int, count: int) -> float:
+    """Return the expected damage of ``count`` hand cards of combo key ``rank``."""
+    if rank >= JACK:
+        return face_damage(s, count)
+    return float(count * rank)  # numbers and Aces: rank = value
+
+
+@kernel
+def best_combo(s) -> int:
+    """Return the ATTACK action with the most expected damage, or -1 (empty hand).
+
+    A number rank plays all its cards; a face rank as many as pay (fewer when the draw
+    pile is short). Ties go to the lower rank, then to fewer cards.
+    """
+    best, best_d = -1, -np.inf  # any combo beats none
+    for rank in range(1, 15):
+        cnt = rules.count_rank(s, rank)
+        lo = 1 if rank >= JACK else max(1, cnt)
+        for k in range(lo, cnt + 1):
+            d = combo_damage(s, rank, k)
+            if d > best_d:
+                best, best_d = encode(ActionKind.ATTACK, rank, k), d
+    return best
+
+
+@kernel
+def best_combo_damage(s) -> float:
+    """Return the expected damage of ``best_combo`` (-inf for an empty hand)."""
+    a = best_combo(s)
+    if a < 0:
+        return -np.inf
+    return combo_damage(s, action_a(a), action_b(a))
+
+
+@kernel
+def hand_damage(s) -> float:
+    """Return the expected damage of the whole hand played at once (its random attacks drawn in one go)."""
+    total = 0.0
+    faces = 0
+    for rank in range(1, 15):
+        cnt = rules.count_rank(s, rank)
+        if rank >= JACK:
+            faces += cnt
+        else:
+            total += cnt * rank
+    return total + (face_damage(s, faces) if faces > 0 else 0.0)
+
+
+@kernel
+def smallest_kill(s, hp: float) -> int:
+    """Return the ATTACK action using the fewest number cards that surely deals ``hp`` (ties: least waste), or -1."""
+    best, best_cards, best_waste = -1, 99, 1e9
+    for rank in range(1, 11):
+        cnt = rules.count_rank(s, rank)
+        for k in range(1, cnt + 1):
+            d = k * rank
+            if d >= hp and (k < best_cards or (k == best_cards and d - hp < best_waste)):
+                best, best_cards, best_waste = encode(ActionKind.ATTACK, rank, k), k, d - hp
+    return best
+
+
+@kernel
+def own_spade(s, c: int) -> bool:
+    """Return True for an Inventory card a heuristic bot plays as a Spade (a Heart stays a Heart)."""
+    card = s.cards[c]
+    return rules.acts_as(s, c, Suit.SPADE) and card.suit != Suit.HEART
+
+
+@kernel
+def own_club(s, c: int) -> bool:
+    """Return True for an Inventory card a heuristic bot plays as a Club (Hearts and Spades keep their use)."""
+    card = s.cards[c]
+    return rules.acts_as(s, c, Suit.CLUB) and card.suit != Suit.HEART and card.suit != Suit.SPADE
+
+
+@kernel
+def best_buyback(s, minimum: float) -> int:
+    """Return the BUYBACK action of the highest discarded number card worth at least ``minimum``, or -1."""
+    q = s.piles
+    best, best_v = -1, minimum - 1
+    for i in range(q.discard_n):
+        card = s.cards[q.discard[i]]
+        if card.kind == Kind.NUMBER and card.value > best_v:
+            best, best_v = i, card.value
+    return encode(ActionKind.BUYBACK, best, 0) if best >= 0 else -1
+
+
+@kernel
+def spade_total(s) -> float:
+    """Return the bonus damage of every Inventory card the bot would play as a Spade."""
+    total = 0.0
+    for k in range(s.piles.inv_n):
+        c = s.piles.inv[k]
+        if own_spade(s, c):
+            total += s.cards[c].value
+    return total
+
+
+@kernel
+def first_inv(s, spade: bool) -> int:
+    """Return the Inventory index of the first card the bot plays as a Spade (or Club), or -1."""
+    for k in range(s.piles.inv_n):
+        c = s.piles.inv[k]
+        if (spade and own_spade(s, c)) or (not spade and own_club(s, c)):
+            return k
+    return -1
+
+
+@kernel
+def free_buybacks(s) -> int:
+    """Return how many buy-backs the A-diamond still pays this battle (R15; 999 = unlimited)."""
+    if rules.find_ace(s, Suit.DIAMOND, A_DIAMONDS) < 0:
+        return 0
+    limit = s.params.ace_diamond_buybacks
+    return 999 if limit < 0 else max(0, limit - s.meta.luck_used)
+
+
+@kernel
+def would_buy(s, c: int) -> bool:
+    """Return True if the bot would buy card ``c`` revealed with its gold, not counting Diamonds (R15)."""
+    card = s.cards[c]
+    if card.kind == Kind.ACE:
+        return s.hero.gold >= 20
+    return (
+        card.kind == Kind.NUMBER
+        and card.suit != Suit.DIAMOND
+        and card.value >= s.scratch.weights[W.BUY_MIN]
+        and card.value <= s.hero.gold
+    )
+
+
+@kernel
+def seen_in(s, zone: np.ndarray, n: int, joker: bool) -> int:
+    """Return how many of the ``n`` cards of ``zone`` are Jokers (``joker``) or cards the bot would buy."""
+    k = 0
+    for i in range(n):
+        k += s.cards[zone[i]].kind == Kind.JOKER if joker else would_buy(s, zone[i])
+    return k
+
+
+@kernel
+def in_draw_pile(s, joker: bool) -> int:
+    """BETWEEN: return how many Jokers (``joker``) or cards the bot would buy the draw pile holds.
+
+    Between battles every card not in sight is in the draw pile: the deck's count less
+    the hand, Inventory, discard and bone piles and the character card.
+    """
+    q = s.piles
+    k = s.meta.n_jokers if joker else 0
+    for c in range(0 if joker else s.meta.n_cards):
+        k += would_buy(s, c)
+    k -= seen_in(s, q.hand, q.hand_n, joker) + seen_in(s, q.inv, q.inv_n, joker)
+    k -= seen_in(s, q.discard, q.discard_n, joker) + seen_in(s, q.bone, q.bone_n, joker)
+    c = s.hero.class_id
+    k -= s.cards[c].kind == Kind.JOKER if joker else would_buy(s, c)
+    return k
+
+
+@kernel
+def blitz_target(s, rank: int) -> int:
+    """Return how many cards of combo key ``rank`` the planner's A-club attack plays.
+
+    The fewest number cards that kill: the highest first, the last one swapped for the
+    smallest card that still kills. If the number cards cannot kill, the whole hand.
+    """
+    hp = s.monster.hp
+    total, last, taken_last = 0, 0, 0
+    for r in range(10, 0, -1):
+        cnt = rules.count_rank(s, r)
+        take = min(cnt, (max(0, hp - total) + r - 1) // r)
+        total += take * r
+        if total >= hp and take > 0:
+            last, taken_last = r, take
+            break
+    if total < hp:
+        return rules.count_rank(s, rank)
+    swap = last
+    for r in range(1, last):
+        if total - last + r >= hp and rules.count_rank(s, r) > 0:
+            swap = r
+            break
+    if rank >= JACK:
+        return 0
+    if rank > last:
+        return rules.count_rank(s, rank)  # every card of a higher rank was taken
+    if rank == last:
+        return taken_last - (1 if swap != last else 0)
+    return 1 if rank == swap else 0
