@@ -1583,8 +1583,11 @@ def planner_bot(ch: Character) -> tuple[int, int, int]:
         if spades > 0 and smallest_kill(ch, hp - spades) is not None:
             return (SPADE_ACT, first_inv(ch, True), 0)
         c = first_inv(ch, False)
-        if c >= 0 and ch.attacks_left == 1 and hand_damage(ch) + spades >= hp:
-            return (CLUB_ACT, c, 0)  # two attacks make the kill
+        if c >= 0 and ch.attacks_left == 1:
+            club = ch.inv[c]
+            rest = spades - (ch.cards[club].value if own_spade(ch, club) else 0)  # a Club is not also a Spade
+            if hand_damage(ch) + rest >= hp:
+                return (CLUB_ACT, c, 0)  # two attacks make the kill
         b = ch.find_ace(CLUB, A_CLUBS)
         if b >= 0 and hand_damage(ch) >= hp and (joker or ch.mkind == MK_FACE):
             return (ACE_CLUB, b, 0)

@@ -300,8 +300,11 @@ def choose_planner(s) -> int:
         if spades > 0 and smallest_kill(s, hp - spades) >= 0:
             return encode(ActionKind.SPADE, first_inv(s, True), 0)
         c = first_inv(s, False)
-        if c >= 0 and m.attacks_left == 1 and hand_damage(s) + spades >= hp:
-            return encode(ActionKind.CLUB, c, 0)  # two attacks make the kill
+        if c >= 0 and m.attacks_left == 1:
+            club = s.piles.inv[c]
+            rest = spades - (s.cards[club].value if own_spade(s, club) else 0)  # a Club is not also a Spade
+            if hand_damage(s) + rest >= hp:
+                return encode(ActionKind.CLUB, c, 0)  # two attacks make the kill
         b = rules.find_ace(s, Suit.CLUB, A_CLUBS)
         if b >= 0 and hand_damage(s) >= hp and (joker or mon.kind == MonsterKind.FACE):
             return encode(ActionKind.ACE_CLUB, b, 0)

@@ -70,6 +70,15 @@ POSITIONS = {  # name -> (params, make_state keywords, actions applied first)
         {"hand": ("club:6",), "inv": ("spade:ace",), "monster": "heart:jack", "phase": Phase.PRE_STRIKE},
         (),
     ),
+    "blitz": (
+        Params(),
+        {"hand": ("spade:7", "heart:2", "diamond:9", "heart:king", "club:9"), "inv": ("club:ace",),
+         "monster": "club:10", "monster_hp": 50, "rest": "draw"},
+        (act(K.ACE_CLUB, 0, 0), act(K.ATTACK, 9, 1)),
+    ),
+    "empty_hand_with_gold": (
+        Params(), {"gold": 2, "monster": "club:10", "discard": ("heart:9", "club:3"), "rest": "draw"}, ()
+    ),
     "king_keep": (
         Params(),
         {"hero": "spade:king", "hand": ("club:6", "heart:2", "spade:3"), "monster": "heart:jack", "mpile": ("joker:1",),
@@ -97,7 +106,8 @@ def test_positions_reach_the_decisions_they_are_named_for(rpg):
     assert phases["pre_strike"] == Phase.PRE_STRIKE
     assert phases["buy_an_ace"] == phases["buy_a_number_card"] == phases["buy_a_face_card"] == Phase.BUY
     assert phases["between_with_gold"] == phases["between_diamond_class"] == Phase.BETWEEN
-    assert phases["after_the_attack_with_a_club_left"] == Phase.PLAYER
+    assert phases["after_the_attack_with_a_club_left"] == phases["empty_hand_with_gold"] == Phase.PLAYER
+    assert phases["blitz"] == Phase.BLITZ
 
 
 def choose(rpg, s, bot: str) -> int:
@@ -182,6 +192,28 @@ def test_greedy_uses_the_ace_of_spades_on_face_monsters_and_jokers_only(rpg):
     for monster, used in (("heart:king", True), ("joker:1", True), ("club:10", False)):
         _, s = rpg.make_state(hand=("club:9",), inv=("spade:ace",), monster=monster, monster_hp=30)
         assert (choose(rpg, s, "greedy") == act(K.ACE_SPADE, 0, 0)) == used, monster
+
+
+@pytest.mark.parametrize(("hp", "choice"), [(15, act(K.ACE_CLUB, 0, 0)), (30, act(K.ATTACK, 9, 1))])
+def test_greedy_blitzes_with_the_ace_of_clubs_when_the_whole_hand_kills(rpg, hp, choice):
+    _, s = rpg.make_state(hand=("spade:7", "heart:9"), inv=("club:ace",), monster="club:10", monster_hp=hp, rest="draw")
+    assert choose(rpg, s, "greedy") == choice
+
+
+def test_planner_plays_a_spade_when_it_turns_a_combo_into_a_kill(rpg):
+    _, s = rpg.make_state(hand=("club:6",), inv=("spade:5",), monster="club:10", monster_hp=11, bot="planner")
+    assert choose(rpg, s, "planner") == act(K.SPADE, 0, 0)
+    _, s = rpg.make_state(hand=("club:6",), inv=("spade:5",), monster="club:10", monster_hp=20, bot="planner")
+    assert choose(rpg, s, "planner") == act(K.ATTACK, 6, 1)  # no kill: the Spade is kept
+
+
+@pytest.mark.parametrize("hero", ["heart:queen", "spade:queen"])  # a Spade class could also play the Club as a Spade
+def test_planner_plays_a_club_when_two_attacks_make_the_kill(rpg, hero):
+    kw = {"hero": hero, "hand": ("club:9", "heart:8"), "inv": ("club:3",), "monster": "club:10", "bot": "planner"}
+    _, s = rpg.make_state(monster_hp=16, **kw)
+    assert choose(rpg, s, "planner") == act(K.CLUB, 0, 0)
+    _, s = rpg.make_state(monster_hp=18, **kw)  # 9 + 8 < 18; the Club's 3 does not count twice (Club and Spade)
+    assert choose(rpg, s, "planner") == act(K.ATTACK, 9, 1)
 
 
 def test_planner_kills_with_the_smallest_combo_that_kills(rpg):
