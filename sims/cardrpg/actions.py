@@ -86,7 +86,7 @@ def blitz_actions(s, out: np.ndarray) -> int:
     """Write BLITZ's legal actions into ``out``: add 1.. more cards of a combo key; END once one is chosen (R14)."""
     n = 0
     for rank in range(1, 15):
-        left = count_rank(s, rank) - s.piles.blitz[rank]
+        left = count_rank(s, rank) - int(s.piles.blitz[rank])
         for k in range(1, left + 1):
             out[n] = encode(ActionKind.ATTACK, rank, k)
             n += 1

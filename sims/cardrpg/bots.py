@@ -193,9 +193,10 @@ def blitz_next(s, planner: bool) -> int:
     """
     q = s.piles
     for rank in range(1, 15):
-        left = rules.count_rank(s, rank) - q.blitz[rank]
+        chosen = int(q.blitz[rank])  # int(): the int8 field must not narrow the action in plain Python (test-nojit)
+        left = rules.count_rank(s, rank) - chosen
         if planner:
-            left = blitz_target(s, rank) - q.blitz[rank]
+            left = blitz_target(s, rank) - chosen
         elif rank >= JACK and face_damage(s, left) < 0.0:
             left = 0
         if left > 0:

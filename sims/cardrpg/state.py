@@ -603,8 +603,8 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     s.meta.n_cards = cards.shape[0]
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
-        s.meta.n_faces += cards[c].kind == Kind.FACE
-        s.meta.n_jokers += cards[c].kind == Kind.JOKER
+        s.meta.n_faces += s.cards[c].kind == Kind.FACE
+        s.meta.n_jokers += s.cards[c].kind == Kind.JOKER
     return state
 
 
