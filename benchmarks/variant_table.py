@@ -1,19 +1,22 @@
-"""Every named variant of a game against its default, on paired seeds, as one Markdown table.
+"""Every named variant of a game against its default, on paired seeds, as Markdown tables.
 
 Runs the default variant and each runnable named variant (or the ``--variants`` given)
-with the same root seed, bots and size, compares each with the default through
-``balance.metrics.compare_runs`` (paired per-game differences, 95 % t intervals) and
-prints one row per headline metric: the default's value, then each variant's value and
-its Δ = default − variant. ``*`` marks a Δ whose interval excludes 0. Optionally writes
-the full ``balance compare`` report of every pair.
+with the same root seed, bots and size, and compares each with the default through
+``balance.metrics.compare_runs`` (paired per-game differences, 95 % t intervals). Prints
+one table per headline metric, one row per variant: the number of paired games ``n``, the
+variant's value (a rate with its 95 % Wilson interval), and Δ = default − variant with its
+95 % interval; ``*`` marks a Δ whose interval excludes 0. Optionally writes the full
+``balance compare`` report of every pair.
 
 Example:
     .venv/bin/python benchmarks/variant_table.py --game blessings -n 100000 --workers 2
+    .venv/bin/python benchmarks/variant_table.py --game blessings --bots tactician,tactician -n 10000
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -26,27 +29,31 @@ from balance.metrics import compare_runs
 from balance.report import write_compare_report
 from balance.run import run
 from balance.spec import RunSpec
+from balance.stats import wilson
 
 
-def fmt(value: float | None, unit: str) -> str:
-    """Return ``value`` as a percentage for rates, else with three significant decimals."""
+def value_cell(value: float | None, n: int, unit: str) -> str:
+    """Return a rate as a percentage with its 95 % Wilson interval, any other mean with three decimals."""
     if value is None:
         return "–"
-    return f"{100 * value:.2f} %" if unit == "rate" else f"{value:.3g}"
+    if unit != "rate":
+        return f"{value:.3g}"
+    _, lo, hi = (float(x) for x in wilson(round(value * n), n))
+    return f"{100 * value:.2f} % [{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
-def delta(row: dict) -> str:
-    """Return ``Δ lo..hi`` (percentage points for rates), ``*`` when significant, else ``ns``."""
+def delta_cell(row: dict) -> str:
+    """Return ``Δ [lo, hi]`` (percentage points for rates), ``*`` when the interval excludes 0."""
     if row["delta"] is None:
         return "–"
     scale, unit = (100, " pt") if row["unit"] == "rate" else (1, "")
-    if not row["significant"]:
-        return "ns"
-    return f"Δ {scale * row['delta']:+.3g}{unit}*"
+    lo, hi = row["lo"], row["hi"]
+    bounds = f" [{scale * lo:+.3g}, {scale * hi:+.3g}]" if lo is not None and hi is not None else ""
+    return f"{scale * row['delta']:+.3g}{unit}{bounds}{'*' if row['significant'] else ''}"
 
 
 def main() -> None:
-    """Parse arguments, run every variant and print the table."""
+    """Parse arguments, run every variant and print the tables."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="blessings")
     ap.add_argument("-n", "--n-games", type=int, default=100_000)
@@ -54,6 +61,7 @@ def main() -> None:
     ap.add_argument("--bots", default="greedy,greedy")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--variants", default=None, help="comma-separated; default: every runnable named variant")
+    ap.add_argument("--tables", default="games,seats", help="tables to record [default games,seats]")
     ap.add_argument("--out", default="runs/variants", help="directory for the runs")
     ap.add_argument("--reports", default=None, help="also write each pair's compare report under this directory")
     args = ap.parse_args()
@@ -68,38 +76,41 @@ def main() -> None:
         bots=tuple(args.bots.split(",")),
         workers=args.workers,
         out=args.out,
+        tables=tuple(args.tables.split(",")),
     )
     started = time.perf_counter()
-    stem = f"{args.game}-s{args.seed}-n{args.n_games}-{args.bots.replace(',', '-')}"
+    stem = f"{args.game}-r{game.rules_version}-s{args.seed}-n{args.n_games}-{args.bots.replace(',', '-')}"
     runs = {v: load_run(run(replace(base, variant=v, name=f"{stem}-{v}"), progress=False)) for v in [base_name, *names]}
     tables = {v: compare_runs(runs[base_name], runs[v]) for v in names}
     if args.reports:
         for v in names:
             out = Path(args.reports) / f"{base_name}-vs-{v}"
             write_compare_report(runs[base_name], runs[v], out, label_a=base_name, label_b=v)
+    print(
+        f"# {args.game} (rules_version {game.rules_version}): {base_name} vs each variant, {args.n_games:,} paired "
+        f"games per side, seed {args.seed}, bots {args.bots} ({time.perf_counter() - started:.0f} s, "
+        f"load average {os.getloadavg()[0]:.1f})\n"
+    )
+    if not names:
+        return
     labels = (  # every metric any pair has (end reasons differ between variants), first-seen order
         pl.concat([t.select("metric", "label", "unit") for t in tables.values()]).unique("metric", maintain_order=True)
-        if names
-        else pl.DataFrame()
     )
-    print(
-        f"# {args.game}: {base_name} vs each variant, {args.n_games:,} paired games per side, seed {args.seed}, "
-        f"bots {args.bots} ({time.perf_counter() - started:.0f} s)\n"
-    )
-    print("| metric | " + " | ".join([base_name, *names]) + " |")
-    print("|---" * (len(names) + 2) + "|")
     for metric, label, unit in labels.iter_rows():
-        cells = []
-        base_value = None
+        rows = {v: tables[v].filter(pl.col("metric") == metric) for v in names}
+        first = next((r.row(0, named=True) for r in rows.values() if r.height), None)
+        print(f"## {label}\n")
+        print(f"| variant | n | value | Δ {base_name} − variant |")
+        print("|---|---|---|---|")
+        if first is not None:
+            print(f"| {base_name} | {first['n']:,} | {value_cell(first['value_a'], first['n'], unit)} | |")
         for v in names:
-            hit = tables[v].filter(pl.col("metric") == metric)
-            if hit.height == 0:
-                cells.append("–")
+            if rows[v].height == 0:
+                print(f"| {v} | – | – | – |")
                 continue
-            row = hit.row(0, named=True)
-            base_value = row["value_a"] if base_value is None else base_value
-            cells.append(f"{fmt(row['value_b'], unit)} ({delta(row)})")
-        print(f"| {label} | {fmt(base_value, unit)} | " + " | ".join(cells) + " |")
+            row = rows[v].row(0, named=True)
+            print(f"| {v} | {row['n']:,} | {value_cell(row['value_b'], row['n'], unit)} | {delta_cell(row)} |")
+        print()
 
 
 if __name__ == "__main__":
