@@ -68,8 +68,9 @@ OWN_52, SPLIT_ONE_DECK = 0, 1  # DeckMode (R3)
 DRAW_ORDER, PLAYER_ARRANGED = 0, 1  # HandOrder (R4)
 FIVE_AT_SETUP, THREE_PLUS_TWO = 0, 1  # Opening (R6)
 OUT_FOR_BATTLE, RECYCLE = 0, 1  # DestroyedCards (R10)
-TURN_START, NEVER_SURRENDER = 0, 1  # Surrender (R13)
+TURN_START, NEVER_SURRENDER, OWN_TURN = 0, 1, 2  # Surrender (R13)
 FRESH_HAND, CARRYOVER_HAND = 0, 1  # PoolTarget (R15)
+BLANK, NEXT_SUIT = 0, 1  # ValueBaseline (the row is built by pool.prepare_pool; the deal only needs its id)
 BLESSING, CURSE_TYPE = 0, 1  # CardType
 SEAT_0, SEAT_1, BOTH_SEATS = 1, 2, 3  # Seats flags (face_bonus_seats)
 
@@ -82,8 +83,9 @@ NEVER = -1
 NO_CARD = -1
 REVEAL_TRIES = 64  # battles.REVEAL_TRIES
 
-# Decisions: SURRENDER_PHASE (play on or give up) and PLAY_PHASE (one card) (state.Phase)
-SURRENDER_PHASE, PLAY_PHASE = 0, 1
+# Decisions: SURRENDER_PHASE (play on or give up at a turn start), PLAY_PHASE (one card) and
+# SURRENDER_END_PHASE (give up or pass at a turn's end, own_turn) (state.Phase)
+SURRENDER_PHASE, PLAY_PHASE, SURRENDER_END_PHASE = 0, 1, 7
 
 # Actions are tuples (kind, i, j), kinds as in state.ActionKind
 PLAY_ON, SURRENDER, ATTACK, BLESS, CURSE, DISCARD = range(6)
@@ -93,8 +95,8 @@ SURRENDER_ACTION = (SURRENDER, 0, 0)
 # Bot weights: the order of bots.BotParams fields (bots.W)
 (
     W_SURRENDER_RATE, W_ATTACK, W_KILL, W_CURSE, W_BLESS, W_DISCARD, W_DENY, W_FOCUS, W_OVERKILL, W_EXCESS,
-    W_GUARD, W_RACE, W_EXPECT,
-) = range(13)  # fmt: skip
+    W_GUARD, W_RACE, W_EXPECT, W_PRESS,
+) = range(14)  # fmt: skip
 
 BOTS = ("random", "greedy", "tactician")  # bot ids = positions (bots.Bot)
 
@@ -142,8 +144,8 @@ class Rules:
     opening: int = FIVE_AT_SETUP
     destroyed_cards: int = OUT_FOR_BATTLE
     midbattle_reshuffle: int = 1
-    surrender: int = TURN_START
-    pool_target: int = FRESH_HAND
+    surrender: int = OWN_TURN
+    pool_target: int = CARRYOVER_HAND
     blessing_before_curses: int = 0
     face_bonus: int = 5
     face_bonus_seats: int = BOTH_SEATS
@@ -151,6 +153,9 @@ class Rules:
     turn_draw: int = 2
     max_turns_per_battle: int = 200
     max_battles: int = 50
+    value_card: int = -1  # counterfactual card value: the card under test (-1: normal play)
+    value_swap: int = 0  # 1 = the holder's copy is the baseline row (the pool's last)
+    value_baseline: int = BLANK
 
     @classmethod
     def of(cls, params: Any) -> Rules:
@@ -244,15 +249,32 @@ class Game:
     # -- the deal (R3) ---------------------------------------------------------------------
 
     def deal_owned(self) -> None:
-        """Give each seat its cards for the game: the whole table each, or half a shuffled table each."""
-        n = len(self.cards)
-        if self.rules.deck_mode == SPLIT_ONE_DECK:
+        """Give each seat its cards for the game: the whole table each, or half a shuffled table each.
+
+        A value run (``value_card`` >= 0) makes sure the holder (seat ``game % 2``) owns the
+        card: if the split dealt it elsewhere, it trades places with the holder's card at the
+        same position of its half (the first, for a card left out of an odd table). With
+        ``value_swap`` the holder's copy then becomes the baseline row (the table's last),
+        in the same place of its list, so every shuffle permutes alike in both arms.
+        """
+        rules = self.rules
+        n = self.ref.n_real  # the baseline row is not dealt
+        holder = self.index % 2
+        if rules.deck_mode == SPLIT_ONE_DECK:
             order = list(range(n))
             self.rng.shuffle(order, LANE_SETUP)
             half = n // 2  # an odd table leaves its last card out
+            if rules.value_card >= 0:
+                k = order.index(rules.value_card)
+                if min(k // half, 2) != holder:
+                    slot = holder * half + (k % half if k < 2 * half else 0)
+                    order[k], order[slot] = order[slot], order[k]
             self.owned = [sorted(order[:half]), sorted(order[half : 2 * half])]  # id order, as the kernel sorts
         else:
             self.owned = [list(range(n)), list(range(n))]
+        if rules.value_card >= 0 and rules.value_swap:
+            mine = self.owned[holder]
+            mine[mine.index(rules.value_card)] = len(self.cards) - 1
         for p in range(2):
             self.stats[p].cards_owned = len(self.owned[p])
             for c in self.owned[p]:
@@ -523,14 +545,16 @@ class Game:
     def play_battle(self) -> None:
         """Play the current battle's turns until it ends (exhaustion, surrender or the turn cap).
 
-        Each turn: count it (``games.turns`` counts turns begun, RULES.md §8.2), the
-        surrender decision (R13), the turn draw (R6: none on a seat's first turn with
-        ``five_at_setup``), one decision per card held (R7), then the end-of-turn checks
-        (R12 exhaustion before R19's turn cap).
+        Each turn: count it, the surrender decision (R13; a turn that is only a surrender
+        is taken back: ``games.turns`` counts turns played, RULES.md §8.2), the turn draw
+        (R6: none on a seat's first turn with ``five_at_setup``), one decision per card
+        held (R7), the end-of-turn checks (R12 exhaustion before R19's turn cap), then,
+        with ``own_turn``, the end-of-turn surrender decision.
         """
         rules = self.rules
         bots = self.ref.bot_funcs
-        ask = rules.surrender == TURN_START
+        ask = rules.surrender != NEVER_SURRENDER
+        ask_at_end = rules.surrender == OWN_TURN
         draw_always = rules.opening == THREE_PLUS_TWO
         while True:
             p = self.mover
@@ -540,6 +564,9 @@ class Game:
             if ask:
                 self.phase = SURRENDER_PHASE
                 if bots[p](self)[0] == SURRENDER:
+                    self.turn -= 1  # nothing of this turn was played
+                    self.battle_turn -= 1
+                    self.own_turns[p] -= 1
                     self.stats[p].battles_surrendered += 1
                     self.end_battle(1 - p, SURRENDERED)
                     return
@@ -558,6 +585,12 @@ class Game:
             if self.battle_turn >= rules.max_turns_per_battle:
                 self.end_battle(NO_WINNER, TURN_CAP)
                 return
+            if ask_at_end:
+                self.phase = SURRENDER_END_PHASE
+                if bots[p](self)[0] == SURRENDER:
+                    self.stats[p].battles_surrendered += 1
+                    self.end_battle(1 - p, SURRENDERED)
+                    return
             self.mover = 1 - p
 
     def play(self) -> None:
@@ -615,11 +648,11 @@ class Game:
 
 
 def random_bot(game: Game) -> tuple[int, int, int]:
-    """Surrender with ``surrender_rate``; else a uniform card, a uniform legal action kind, a uniform target."""
+    """Surrender with ``surrender_rate`` at each surrender decision; else a uniform card, action kind and target."""
     p = game.mover
     lane = LANE_BOT + p
     rng = game.rng
-    if game.phase == SURRENDER_PHASE:
+    if game.phase in (SURRENDER_PHASE, SURRENDER_END_PHASE):
         roll = rng.randint(lane, 1_000_000) / 1_000_000
         return SURRENDER_ACTION if roll < game.ref.weights[p][W_SURRENDER_RATE] else PLAY_ON_ACTION
     i = rng.randint(lane, game.to_play)
@@ -645,34 +678,93 @@ def threat(game: Game, viewer: int, o: int, j: int) -> float:
     return float(game.ref.pool_value[o][c]) if game.cards[c].type == CURSE_TYPE else 0.0
 
 
-def wipe_line(game: Game, p: int) -> int:
-    """Return the curse that would wipe seat ``p`` out at the next battle start, as things stand."""
-    rules = game.rules
-    guard = game.blessing[p] if rules.blessing_before_curses else 0
-    if rules.pool_target == CARRYOVER_HAND:
+def seen_hp(game: Game, viewer: int, o: int, j: int) -> int:
+    """Return the Health of seat ``o``'s hand card ``j`` as ``viewer`` sees it: full Health if hidden (R4)."""
+    if viewer != o and not game.rules.open_hands:
+        return game.rules.card_health
+    return game.hp[o][game.hand[o][j]]
+
+
+def guard_of(game: Game, p: int) -> int:
+    """Return the blessing that protects seat ``p`` at the next battle start (R16: only blessing first)."""
+    return game.blessing[p] if game.rules.blessing_before_curses else 0
+
+
+def wipe_line(game: Game, viewer: int, p: int) -> int:
+    """Return the curse that would wipe seat ``p`` out at the next battle start, as ``viewer`` sees it."""
+    if game.rules.pool_target == CARRYOVER_HAND:
         if not game.hand[p]:
             return 1  # an empty hand falls to any curse, and no blessing has a card to land on
-        hp = game.hp[p]
         total = 0
-        for c in game.hand[p]:
-            total += hp[c]
-        return total + guard
+        for j in range(len(game.hand[p])):
+            total += seen_hp(game, viewer, p, j)
+        return total + guard_of(game, p)
+    return fresh_line(game, p, 0)
+
+
+def fresh_line(game: Game, p: int, cards: int) -> int:
+    """Return the curse that would wipe seat ``p`` out holding ``cards`` fresh cards when the battle ends.
+
+    Under ``fresh_hand`` the pools hit a new opening hand, whatever seat ``p`` holds (R15).
+    """
+    rules = game.rules
+    if rules.pool_target == CARRYOVER_HAND:
+        return cards * rules.card_health + guard_of(game, p) if cards > 0 else 1
     opening = 3 if rules.opening == THREE_PLUS_TWO else 5
-    return min(opening, len(game.owned[p])) * rules.card_health + guard
+    return min(opening, len(game.owned[p])) * rules.card_health + guard_of(game, p)
 
 
-def doomed(game: Game, p: int) -> bool:
-    """Return True if seat ``p``'s curse pool already wipes it out at the next battle start."""
-    return game.curse[p] > 0 and game.curse[p] >= wipe_line(game, p)
+def doomed(game: Game, viewer: int, p: int) -> bool:
+    """Return True if seat ``p``'s curse pool already wipes it out at the next battle start, as ``viewer`` sees it."""
+    return game.curse[p] > 0 and game.curse[p] >= wipe_line(game, viewer, p)
+
+
+def turn_draws(game: Game, p: int, begun: int) -> int:
+    """Return the cards seat ``p`` draws at the start of its ``begun``-th turn of the battle (R6, R11)."""
+    rules = game.rules
+    if rules.opening == FIVE_AT_SETUP and begun <= 1:
+        return 0  # its opening 5 cards were that draw
+    avail = len(game.deck[p]) + (len(game.discard[p]) if rules.midbattle_reshuffle else 0)
+    return min(rules.turn_draw, avail)
+
+
+def coming(game: Game, p: int, draws: int) -> tuple[float, float]:
+    """Return the (curse, Health removed) seat ``p`` expects from the opponent's next turn with ``draws`` draws."""
+    o = 1 - p
+    ref = game.ref
+    curse, hit = 0.0, 0.0
+    for c in game.hand[o]:
+        if game.rules.open_hands:
+            curse += ref.next_curse[o][c]
+            hit += ref.next_hit[o][c]
+        else:  # an unseen card: an average card of the pool
+            curse += ref.mean_next[o][0]
+            hit += ref.mean_next[o][1]
+    return curse + draws * ref.mean_next[o][0], hit + draws * ref.mean_next[o][1]
+
+
+def own_curse(game: Game, p: int, draws: int) -> float:
+    """Return the curse seat ``p`` expects to send this turn: its cards held, then ``draws`` draws."""
+    total = 0.0
+    for c in game.hand[p]:
+        total += game.ref.next_curse[p][c]
+    return total + draws * game.ref.mean_next[p][0]
+
+
+def line_when_opponent_moves(game: Game, p: int, at_end: bool) -> int:
+    """Return seat ``p``'s wipe-out line when the opponent can next end the battle (now, or after p's turn)."""
+    if at_end:
+        return wipe_line(game, p, p)
+    return fresh_line(game, p, len(game.hand[p]) + turn_draws(game, p, game.own_turns[p]))
 
 
 def settled_surrender(game: Game, p: int) -> bool:
     """Return True if the pools already decide the next battle start for ``p`` (a win or a certain draw)."""
     o = 1 - p
-    line = wipe_line(game, o)
+    line = wipe_line(game, p, o)
     if game.rules.blessing_before_curses and game.hand[o]:
         line += game.cards[game.hand[o][-1]].attack  # the bonus surrendering hands it (R14)
-    me, opp = doomed(game, p), game.curse[o] > 0 and game.curse[o] >= line
+    me, opp = doomed(game, p, p), game.curse[o] > 0 and game.curse[o] >= line
     if opp and not me:
         return True  # surrendering now wipes the opponent out and not us
     return me and opp and not game.rules.blessing_before_curses  # nothing left to play for
@@ -686,30 +778,62 @@ def hand_curse(game: Game, viewer: int, o: int) -> float:
     return total
 
 
-def race_surrender(game: Game, p: int) -> bool:
-    """Return True if ``p`` should give up a battle it is about to lose the curse race in (tactician)."""
+def concede(game: Game, p: int, at_end: bool) -> bool:
+    """Greedy: concede when the opponent's curse-type cards held would take ``p`` to its line (no draws)."""
+    return game.curse[p] + hand_curse(game, p, 1 - p) >= line_when_opponent_moves(game, p, at_end)
+
+
+def race_surrender(game: Game, p: int, at_end: bool) -> bool:
+    """Tactician: give up when the opponent's expected next turn reaches ``p``'s line while it stays safe."""
     o = 1 - p
     w = game.ref.weights[p]
-    mean, draw = game.ref.mean_curse, game.rules.turn_draw
-    coming = w[W_EXPECT] * (hand_curse(game, p, o) + draw * mean[o])
-    if game.curse[p] + coming < wipe_line(game, p):
-        return False  # not in danger next turn
-    mine = hand_curse(game, p, p) + draw * mean[p]
-    return game.curse[o] + mine < wipe_line(game, o)
+    draws = turn_draws(game, o, game.own_turns[o] + 1)
+    curse, hit = coming(game, p, draws)
+    if game.rules.pool_target != CARRYOVER_HAND:
+        hit = 0.0  # attacks on the hand in play do not reach the new opening hand
+    line = line_when_opponent_moves(game, p, at_end)
+    if game.curse[p] + w[W_EXPECT] * curse < line - w[W_EXPECT] * hit:
+        return False  # not in danger on the opponent's next turn
+    mine = 0.0 if at_end else own_curse(game, p, turn_draws(game, p, game.own_turns[p]))
+    return game.curse[o] + mine < fresh_line(game, o, len(game.hand[o]) + draws)
 
 
-def attack_value(game: Game, p: int, c: int, j: int, tactician: bool, power_left: float) -> float:
+def press_gap(game: Game, p: int) -> int:
+    """Return what the opposing wipe-out line still needs when attacks count for it (carryover + own_turn), else -1."""
+    if game.rules.pool_target != CARRYOVER_HAND or game.rules.surrender != OWN_TURN:
+        return -1
+    gap = wipe_line(game, p, 1 - p) - game.curse[1 - p]
+    return gap if gap > 0 else -1
+
+
+def press_reach(game: Game, p: int, skip: int) -> int:
+    """Return what ``p``'s cards still to play, but ``skip``, could add: each its curse or its damage, the larger."""
+    ref, health = game.ref, game.rules.card_health
+    reach = 0
+    for i in range(game.to_play):
+        if i != skip:
+            c = game.hand[p][i]
+            v = ref.pool_value[p][c] if game.cards[c].type == CURSE_TYPE else 0
+            reach += max(v, min(ref.damage[c], health))
+    return reach
+
+
+def attack_value(game: Game, p: int, c: int, j: int, tactician: bool, power_left: float, gap: int, reach: int) -> float:
     """Return the value of seat ``p``'s card ``c`` attacking opposing hand card ``j``."""
     o = 1 - p
     w = game.ref.weights[p]
     dmg = game.ref.damage[c]
-    h = game.hp[o][game.hand[o][j]]
+    h = seen_hp(game, p, o, j)
+    removed = min(dmg, h)
+    pressed = 0.0
+    if tactician and gap > 0 and removed + reach >= gap:
+        pressed = w[W_PRESS] * min(removed, gap)  # this turn can end the game: Health off counts like curse
     if dmg >= h:
         value = w[W_ATTACK] * h + w[W_KILL]
         if tactician:
-            value += w[W_DENY] * threat(game, p, o, j) - w[W_OVERKILL] * (dmg - h)
+            value += w[W_DENY] * threat(game, p, o, j) - w[W_OVERKILL] * (dmg - h) + pressed
         return value
-    value = w[W_ATTACK] * dmg
+    value = w[W_ATTACK] * dmg + pressed
     if tactician and power_left >= h - dmg:  # the rest of the hand can finish it
         value += w[W_FOCUS] * (w[W_KILL] + w[W_DENY] * threat(game, p, o, j)) * dmg / h
     return value
@@ -722,7 +846,7 @@ def curse_value(game: Game, p: int, c: int, tactician: bool) -> float:
     if not tactician:
         return w[W_CURSE] * v
     o = 1 - p
-    short = wipe_line(game, o) - game.curse[o]  # curse still needed to wipe the opponent out
+    short = wipe_line(game, p, o) - game.curse[o]  # curse still needed to wipe the opponent out
     useful = min(v, max(0, short))
     return w[W_CURSE] * (useful + w[W_EXCESS] * (v - useful))
 
@@ -765,32 +889,62 @@ def best_for_card(game: Game, p: int, i: int, tactician: bool) -> tuple[int, int
             best, best_v = (BLESS, i, 0), v
     if ref.damage[c] > 0:
         power = attack_power(game, p, i) if tactician else 0.0
+        gap = press_gap(game, p) if tactician else -1
+        reach = press_reach(game, p, i) if gap > 0 else 0
         for j in range(len(game.hand[1 - p])):
-            v = attack_value(game, p, c, j, tactician, power)
+            v = attack_value(game, p, c, j, tactician, power, gap, reach)
             if v >= best_v:  # later targets win ties, as in the kernel
                 best, best_v = (ATTACK, i, j), v
     return best
 
 
 def heuristic(game: Game, tactician: bool) -> tuple[int, int, int]:
-    """Greedy and tactician: the surrender rule, then the leftmost card's best action."""
+    """Greedy and tactician: the surrender rules, then the leftmost card's best action.
+
+    A race is judged at the end of the turn with ``own_turn`` (at its start only a settled
+    result is taken), at the start with ``turn_start``; never while already doomed.
+    """
     p = game.mover
-    if game.phase == SURRENDER_PHASE:
+    if game.phase in (SURRENDER_PHASE, SURRENDER_END_PHASE):
+        at_end = game.phase == SURRENDER_END_PHASE
         give_up = settled_surrender(game, p)
-        if tactician and not give_up and game.ref.weights[p][W_RACE] > 0 and not doomed(game, 1 - p):
-            give_up = race_surrender(game, p)
+        racing = at_end or game.rules.surrender == TURN_START
+        racing = racing and not give_up and game.ref.weights[p][W_RACE] > 0
+        if racing and not doomed(game, p, p) and not doomed(game, p, 1 - p):
+            give_up = race_surrender(game, p, at_end) if tactician else concede(game, p, at_end)
         return SURRENDER_ACTION if give_up else PLAY_ON_ACTION
     return best_for_card(game, p, 0, tactician)
 
 
 def greedy_bot(game: Game) -> tuple[int, int, int]:
-    """Each card's highest-valued action, left to right; surrender only when the pools settle the battle start."""
+    """Each card's highest-valued action, left to right; settled surrenders, and conceding a losing race."""
     return heuristic(game, False)
 
 
 def tactician_bot(game: Game) -> tuple[int, int, int]:
-    """Greedy plus denial, focus fire, curse past the wipe-out line discounted, guard, and race surrender."""
+    """Greedy plus denial, focus fire, curse past the line discounted, pressure, guard, and race surrender."""
     return heuristic(game, True)
+
+
+def modelled_play(ref: Reference, viewer: int, o: int, c: int, h: int) -> tuple[float, float]:
+    """Return (curse sent, Health removed) when seat ``o`` plays card ``c`` against Health ``h``, in ``viewer``'s model.
+
+    The viewer's own greedy valuation: attack against the card's curse (or bless) and
+    discard, ties to the attack; only a card played as a curse counts as cursing.
+    """
+    w = ref.weights[viewer]
+    card = ref.cards[c]
+    dmg = ref.damage[c]
+    v = ref.pool_value[o][c]
+    other = w[W_CURSE] * v if card.type == CURSE_TYPE else w[W_BLESS] * v
+    other = max(other, w[W_DISCARD] * ref.discard_value[o][c])
+    if dmg > 0:
+        hit = min(dmg, h)
+        if w[W_ATTACK] * hit + (w[W_KILL] if dmg >= h else 0.0) >= other:
+            return 0.0, float(hit)
+    if card.type == CURSE_TYPE and w[W_CURSE] * v >= other:
+        return float(v), 0.0
+    return 0.0, 0.0
 
 
 def keep_value(game: Game, p: int, c: int) -> float:
@@ -848,13 +1002,29 @@ class Reference:
         self.discard_value = [
             [max(0, card.attack + card.impact - (b if card.face else 0)) for card in self.cards] for b in bonus
         ]
+        # a value run's pool ends with the baseline row, which is not a card of the pool
+        self.n_real = len(self.cards) - (1 if rules.value_card >= 0 else 0)
         # kernel.prepare: the mean curse of a card of the pool played by each seat (hidden hands)
         self.mean_curse = []
         for values in self.pool_value:
             total = 0.0
-            for card, v in zip(self.cards, values, strict=True):
+            for card, v in zip(self.cards[: self.n_real], values, strict=False):
                 total += v if card.type == CURSE_TYPE else 0.0
-            self.mean_curse.append(total / max(1, len(self.cards)))
+            self.mean_curse.append(total / max(1, self.n_real))
+        # bots.prime: what each seat's cards are expected to do when played (its opponent's model), and means
+        self.next_curse: list[list[float]] = [[], []]
+        self.next_hit: list[list[float]] = [[], []]
+        self.mean_next: list[list[float]] = []
+        for o in range(2):
+            curse, hit = 0.0, 0.0
+            for c in range(len(self.cards)):
+                nc, nh = modelled_play(self, 1 - o, o, c, rules.card_health)
+                self.next_curse[o].append(nc)
+                self.next_hit[o].append(nh)
+                if c < self.n_real:
+                    curse += nc
+                    hit += nh
+            self.mean_next.append([curse / max(1, self.n_real), hit / max(1, self.n_real)])
 
     def game(self, root_seed: int, game: int) -> Game:
         """Return game ``game`` of a run with ``root_seed``, not yet played."""

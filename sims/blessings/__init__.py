@@ -6,22 +6,33 @@ from sims.blessings import kernel, state
 from sims.blessings.bots import DEFAULTS, Bot
 from sims.blessings.log import replay
 from sims.blessings.params import Params
-from sims.blessings.pool import load_pool, prepare_pool
+from sims.blessings.pool import VALUE_BASELINES, load_pool, prepare_pool
 from sims.core import GameSpec, Variant
 
-VARIANTS = {  # rulings file, "Variants"; the last one is ours (R9's parameter as a named switch)
-    "modern": Variant({}, note="our reading of the rulebook (R1-R19)"),
-    "carryover_pools": Variant({"pool_target": "carryover_hand"}, note="R15: pools hit last battle's hand"),
+VARIANTS = {  # rulings file, "Variants" (revised: R13, R15); the last two are ours (R9's parameter as named switches)
+    "modern": Variant(
+        {},
+        note="our reading of the rulebook (R1-R19): pools hit the hand left from the last battle (R15 carryover_hand); "
+        "surrender at the start or the end of one's own turn (R13 own_turn)",
+    ),
+    "fresh_hand": Variant({"pool_target": "fresh_hand"}, note="R15: pools hit the new 5-card hands (earlier default)"),
+    "turn_start_surrender": Variant(
+        {"surrender": "turn_start"}, note="R13: surrender only at the start of one's own turn (earlier timing)"
+    ),
+    "first_reading": Variant(
+        {"pool_target": "fresh_hand", "surrender": "turn_start"},
+        note="R15 fresh_hand + R13 turn_start: the project's first default (rules_version 1 figures)",
+    ),
     "blessing_first": Variant({"blessing_before_curses": True}, note="R16: blessing before curses"),
-    "carryover_blessing_first": Variant(
-        {"pool_target": "carryover_hand", "blessing_before_curses": True}, note="R15 + R16"
+    "fresh_hand_blessing_first": Variant(
+        {"pool_target": "fresh_hand", "blessing_before_curses": True}, note="R15 fresh_hand + R16 blessing first"
     ),
     "literal_recycle": Variant({"destroyed_cards": "recycle"}, note="R10: destroyed cards recycle; no exhaustion"),
     "no_reshuffle": Variant({"midbattle_reshuffle": False}, note="R10: no reshuffle during a battle"),
     "three_plus_two": Variant({"opening": "three_plus_two"}, note="R6: open with 3, draw 2 on every turn"),
     "split_deck": Variant({"deck_mode": "split_one_deck"}, note="R3: one deck split, 26 cards each"),
     "arranged_hands": Variant({"hand_order": "player_arranged"}, note="R4: owners arrange their hands"),
-    "hidden_hands": Variant({"open_hands": False}, note="R4: attackers see positions only"),
+    "hidden_hands": Variant({"open_hands": False}, note="R4: attackers see positions only (no identity, no Health)"),
     "no_surrender": Variant({"surrender": "never"}, note="R13: no surrender"),
     "no_face_bonus": Variant({"face_bonus": 0}, note="R9: face cards get no +5/-5 (the rule's counterfactual)"),
     "face_bonus_seat1_only": Variant(
@@ -31,7 +42,7 @@ VARIANTS = {  # rulings file, "Variants"; the last one is ours (R9's parameter a
 
 GAME = GameSpec(
     name="blessings",
-    rules_version="1",  # bump only when simulated behaviour changes
+    rules_version="2",  # bump only when simulated behaviour changes (2: revised R13, R15 defaults; bots)
     seats=2,
     summary="Two-player battles of attack, blessing and curse; curses left at a battle's end wipe hands out",
     cards_path=Path(__file__).with_name("cards.csv"),
@@ -45,6 +56,7 @@ GAME = GameSpec(
         "surrender": state.Surrender,
         "pool_target": state.PoolTarget,
         "face_bonus_seats": state.Seats,
+        "value_baseline": state.ValueBaseline,
     },
     variants=VARIANTS,
     bots=tuple(b.name.lower() for b in Bot),
@@ -71,4 +83,5 @@ GAME = GameSpec(
     replay=replay,
     check_games=kernel.check_games,
     turn_unit="battle",
+    value_baselines=VALUE_BASELINES,
 )

@@ -146,17 +146,50 @@ def choose_first(s) -> int:
 
 
 @kernel
+def hold_value_card(order, n: int, half: int, holder: int, card: int) -> None:
+    """Move ``card`` into the holder's half of the split deal ``order`` in place (value runs, ``value_card``).
+
+    If the shuffle dealt it to the other seat (or left it out of an odd pool), it trades
+    places with the holder's card at the same position of its half (the first one, for
+    the left-out card): that card goes where ``card`` was. Both arms of a value run deal
+    alike, so the opponent's cards are the same in both.
+    """
+    k = 0
+    while k < n and order[k] != card:
+        k += 1
+    if k >= n or k // half == holder:
+        return
+    slot = holder * half + (k % half if k < 2 * half else 0)
+    order[k], order[slot] = order[slot], card
+
+
+@kernel
+def swap_value_card(s, holder: int) -> None:
+    """Replace the holder's copy of ``value_card`` by the baseline row in place, at the same place in its list.
+
+    The baseline is the pool's last row (``pool.prepare_pool`` appends it). Keeping the
+    owned order means every shuffle permutes the same positions in both arms of a value run.
+    """
+    q = s.piles
+    for k in range(q.owned_n[holder]):
+        if q.owned[holder, k] == s.params.value_card:
+            q.owned[holder, k] = s.meta.n_cards - 1
+
+
+@kernel
 def deal_owned(s) -> None:
     """Give each seat its cards for the game in place (R3): the whole pool each, or half a shuffled pool each."""
     q = s.piles
-    n = s.meta.n_cards
     game = s.meta.game
+    n = s.meta.n_real  # the value baseline row (if any) is dealt only by swap_value_card
     if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
         order = q.deck[0]  # scratch use before the first gather
         for c in range(n):
             order[c] = c
         rng.shuffle(order, n, s.scratch.rng, Lane.SETUP)
         half = n // 2  # an odd pool leaves its last card out
+        if s.params.value_card >= 0:
+            hold_value_card(order, n, half, game % 2, s.params.value_card)
         for p in range(2):
             for k in range(half):
                 q.owned[p, k] = order[p * half + k]
@@ -173,6 +206,8 @@ def deal_owned(s) -> None:
             for c in range(n):
                 q.owned[p, c] = c
             q.owned_n[p] = n
+    if s.params.value_card >= 0 and s.params.value_swap:
+        swap_value_card(s, game % 2)
     for p in range(2):
         s.tally.seats[p].cards_owned = q.owned_n[p]
         for k in range(q.owned_n[p]):

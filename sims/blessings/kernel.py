@@ -7,12 +7,15 @@ function calls back into the turn loop (Numba compiles no mutual recursion):
                   first player (R5), opening hands (R6), (fresh-hand pools R15-R17);
                   a wipe-out ends the game (OVER), else:
     TURN_START    count the turn
-    SURRENDER     decision (R13): PLAY_ON or SURRENDER   -- skipped with surrender=never
+    SURRENDER     decision (R13): PLAY_ON or SURRENDER   -- skipped with surrender=never;
+                  a turn that is only a surrender is not counted (RULES.md §8.2)
     DRAW          turn_draw cards (R6); every card now held must be played (R7)
     PLAY          decisions: ATTACK i->j | BLESS i | CURSE i | DISCARD i, one card at a
                   time; each goes to the discard pile and is replaced by a draw
-    TURN_END      battle loss (R12), turn cap (R19): TURN_START of the opponent, or the
-                  battle ends (winner's bonus R14) and the next BATTLE_START follows
+    TURN_END      battle loss (R12), turn cap (R19): the battle ends (winner's bonus R14)
+                  and the next BATTLE_START follows, or
+    SURRENDER_END decision (R13 own_turn only): PLAY_ON (pass: TURN_START of the
+                  opponent) or SURRENDER
 
 Invariant of the PLAY phase: ``hand[mover, :to_play]`` are the cards still to play this
 turn; replacements are drawn to the right end, after them (R4, R7). Every rule function
@@ -102,7 +105,7 @@ def start_turn(s) -> None:
     m.battle_turn += 1
     m.own_turns[p] += 1
     log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.pools.curse[1 - p], s.pools.curse[p])
-    m.phase = Phase.SURRENDER if s.params.surrender == Surrender.TURN_START else Phase.DRAW
+    m.phase = Phase.DRAW if s.params.surrender == Surrender.NEVER else Phase.SURRENDER
 
 
 @kernel
@@ -130,17 +133,36 @@ def end_turn(s) -> None:
         end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION)
     elif m.battle_turn >= s.params.max_turns_per_battle:
         end_battle(s, NO_WINNER, BattleEnd.TURN_CAP)
+    elif s.params.surrender == Surrender.OWN_TURN:
+        m.phase = Phase.SURRENDER_END  # R13 own_turn: the mover may still give up before the opponent moves
     else:
-        m.mover = 1 - p
-        m.phase = Phase.TURN_START
+        pass_turn(s)
+
+
+@kernel
+def pass_turn(s) -> None:
+    """Hand the move to the opponent in place: its TURN_START comes next."""
+    m = s.meta
+    m.mover = 1 - m.mover
+    m.phase = Phase.TURN_START
 
 
 @kernel
 def surrender(s) -> None:
-    """The mover gives up the battle in place (R13): the opponent wins it; pools stand."""
-    p = s.meta.mover
+    """The mover gives up the battle in place (R13): the opponent wins it; pools stand.
+
+    At the start of a turn (phase SURRENDER) nothing of the turn was played, so it is not
+    counted as a turn (RULES.md §8.2); at the end of one (SURRENDER_END) it was.
+    """
+    m = s.meta
+    p = m.mover
+    at_end = m.phase == Phase.SURRENDER_END
     s.tally.seats[p].battles_surrendered += 1
-    log_event(s, EventKind.SURRENDER, p, NO_CARD, NO_CARD, 0, 0)
+    log_event(s, EventKind.SURRENDER, p, NO_CARD, NO_CARD, 1 if at_end else 0, 0)
+    if not at_end:
+        m.turn -= 1
+        m.battle_turn -= 1
+        m.own_turns[p] -= 1
     end_battle(s, 1 - p, BattleEnd.SURRENDER)
 
 
@@ -251,7 +273,7 @@ def legal_actions(s, out: np.ndarray) -> int:
     """Write every legal encoded action of the current decision into ``out``; return how many."""
     m = s.meta
     n = 0
-    if m.phase == Phase.SURRENDER:
+    if m.phase == Phase.SURRENDER or m.phase == Phase.SURRENDER_END:
         out[0], out[1] = encode(ActionKind.PLAY_ON, 0, 0), encode(ActionKind.SURRENDER, 0, 0)
         return 2
     if m.phase != Phase.PLAY:
@@ -275,7 +297,10 @@ def apply_action(s, a: int) -> None:
     """Apply the encoded action ``a`` of the mover in place, then run on to the next decision."""
     kind = action_kind(a)
     if kind == ActionKind.PLAY_ON:
-        s.meta.phase = Phase.DRAW
+        if s.meta.phase == Phase.SURRENDER_END:
+            pass_turn(s)
+        else:
+            s.meta.phase = Phase.DRAW
     elif kind == ActionKind.SURRENDER:
         surrender(s)
     else:
@@ -344,9 +369,10 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.n
             s.scratch.weights[p, k] = weights[p, k]
     for p in range(2):
         total = 0.0
-        for c in range(s.meta.n_cards):
+        for c in range(s.meta.n_real):  # a value run's baseline row is not a card of the pool
             total += pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0.0
-        s.scratch.mean_curse[p] = total / max(1, s.meta.n_cards)
+        s.scratch.mean_curse[p] = total / max(1, s.meta.n_real)
+    policies.prime(s)
     s.meta.log_on = log_on
     return state
 

@@ -51,17 +51,25 @@ class DestroyedCards(IntEnum):
 
 
 class Surrender(IntEnum):
-    """When a seat may surrender (R13)."""
+    """When a seat may surrender (R13). Codes are stable; ``OWN_TURN`` is the default."""
 
-    TURN_START = 0
+    TURN_START = 0  # only at the start of its own turn, before the draw (the first reading)
     NEVER = 1
+    OWN_TURN = 2  # at the start of its own turn or at its end, after every card is played
 
 
 class PoolTarget(IntEnum):
-    """Which hand the start-of-battle pools hit (R15)."""
+    """Which hand the start-of-battle pools hit (R15). Codes are stable; ``CARRYOVER_HAND`` is the default."""
 
     FRESH_HAND = 0
     CARRYOVER_HAND = 1
+
+
+class ValueBaseline(IntEnum):
+    """What replaces the card under test in the holder's deck (``value_baseline``; ``GameSpec.value_baselines``)."""
+
+    BLANK = 0  # a blank of the card's type: Attack 0, Impact 0, not a face
+    NEXT_SUIT = 1  # the same rank in the next suit of the table (heart, diamond, spade, club, heart ...)
 
 
 class Seats(IntFlag):
@@ -119,7 +127,7 @@ class BattleEnd(IntEnum):
     """How a battle ended (``turns.how``, R12, R13, R19)."""
 
     EXHAUSTION = 0  # a seat ran out of cards (both at once: drawn)
-    SURRENDER = 1  # the loser surrendered at the start of a turn
+    SURRENDER = 1  # the loser surrendered (at the start or, with own_turn, the end of its own turn)
     TURN_CAP = 2  # max_turns_per_battle: drawn
 
 
@@ -259,12 +267,13 @@ class Phase(IntEnum):
     TURN_START = 4  # count the turn; surrender decision next (or the draw, surrender=never)
     DRAW = 5  # the turn draw (R6), then PLAY
     TURN_END = 6  # battle loss and turn cap checks (R12, R19), then the next turn or battle
+    SURRENDER_END = 7  # end of the mover's own turn, the battle going on: surrender or pass (R13 own_turn)
 
 
 class ActionKind(IntEnum):
     """What an encoded action does (``action = kind << 14 | i << 7 | j``)."""
 
-    PLAY_ON = 0  # do not surrender
+    PLAY_ON = 0  # do not surrender (at a turn's start: play it; at its end: pass the turn)
     SURRENDER = 1  # give up the battle (R13)
     ATTACK = 2  # i = own hand index, j = opposing hand index (R8)
     BLESS = 3  # i = own hand index
@@ -292,7 +301,7 @@ class EventKind(IntEnum):
     BLESSED = 7  # target = card blessed, value = blessing, extra = Health after
     WIPED = 8  # seat wiped out
     TURN_START = 9  # card = hand size, target = deck size, value = curse sent so far, extra = curse received
-    SURRENDER = 10  # seat surrenders the battle
+    SURRENDER = 10  # seat surrenders the battle; value = 1 at the end of its turn, 0 at the start
     DRAW = 11  # card = card drawn
     RESHUFFLE = 12  # value = cards shuffled from the discard pile into the deck
     ATTACK = 13  # card = attacker, target = target card, value = damage, extra = Health left
@@ -310,7 +319,8 @@ META_DTYPE = np.dtype(
     [
         ("game", np.int64),
         ("seed", np.uint64),
-        ("n_cards", np.int16),  # rows of ``cards`` in use (the pool size)
+        ("n_cards", np.int16),  # rows of ``cards`` in use (the pool size, the value baseline row included)
+        ("n_real", np.int16),  # rows that are real cards: n_cards, less the baseline row when value_card >= 0
         ("turn", np.int32),  # global turn number, 1-based (0 = before the first turn)
         ("battle", np.int16),  # current battle, 1-based
         ("battle_turn", np.int16),  # turns begun in the current battle
@@ -375,6 +385,9 @@ SCRATCH_DTYPE = np.dtype(
         ("key", np.float64, (MAX_CARDS,)),  # sort keys (arranging a hand)
         ("budget", np.int32, (MAX_CARDS,)),  # tactician: damage still planned against each opposing hand index
         ("mean_curse", np.float64, (2,)),  # mean curse value of a card of the pool played by seat p (hidden hands)
+        ("next_curse", np.float64, (2, MAX_CARDS)),  # curse seat p's card c is expected to send if played (race)
+        ("next_hit", np.float64, (2, MAX_CARDS)),  # Health seat p's card c is expected to remove if played (race)
+        ("mean_next", np.float64, (2, 2)),  # means of next_curse, next_hit over the pool's cards, per seat
         ("seen", np.int16, (MAX_CARDS,)),  # card-conservation audit marks
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),
     ],
@@ -419,6 +432,7 @@ def load_params(q, params: Params) -> None:
     )
     q.face_bonus_seats, q.card_health, q.turn_draw = params.face_bonus_seats, params.card_health, params.turn_draw
     q.max_turns_per_battle, q.max_battles = params.max_turns_per_battle, params.max_battles
+    q.value_card, q.value_swap, q.value_baseline = params.value_card, params.value_swap, params.value_baseline
 
 
 @kernel
@@ -428,6 +442,7 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     s = state[0]
     load_params(s.params, params)
     s.meta.n_cards = cards.shape[0]
+    s.meta.n_real = cards.shape[0] - (1 if params.value_card >= 0 else 0)  # pool.prepare_pool appended one row
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
     return state

@@ -59,6 +59,12 @@ class GameSpec:
     one row per turn; a game played in larger steps (Blessings & Curses: battles) may
     record one row per step instead, with the core column ``turn`` numbering the steps
     (1-based) and ``seat`` the seat that opened the step. Reports label the axis with it.
+
+    ``value_baselines`` (baseline name -> one-line description, the first the default;
+    empty: the game does not support counterfactual card value): a game that supports it
+    has the ``Params`` fields ``value_card`` (-1 = normal play), ``value_swap`` (0 = the
+    holder, seat ``game % 2``, has the card; 1 = its copies are replaced by the baseline)
+    and ``value_baseline`` (a choice enum registered in ``choices``).
     """
 
     name: str
@@ -82,6 +88,7 @@ class GameSpec:
     default_variant: str = "modern"
     turn_unit: str = "turn"  # what one row of the ``turns`` table is: "turn", or e.g. "battle"
     play_scenario: Callable[..., Any] | None = None  # sims.core.scenario; None: not adopted yet
+    value_baselines: Mapping[str, str] = field(default_factory=dict)  # counterfactual card value (issue 9): see below
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

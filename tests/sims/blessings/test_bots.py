@@ -9,8 +9,10 @@ from sims.blessings import bots, kernel
 from sims.blessings.bots import Bot
 from sims.blessings.params import Params
 from sims.blessings.state import ActionKind as K
-from sims.blessings.state import CardType, EventKind, HandOrder, Phase, PoolTarget, Purpose
+from sims.blessings.state import CardType, EventKind, HandOrder, Phase, PoolTarget, Purpose, Surrender
 from sims.blessings.state import encode as act
+
+FIRST_READING = Params(pool_target=PoolTarget.FRESH_HAND, surrender=Surrender.TURN_START)  # the rules_version 1 default
 
 DECK0 = ("heart:2", "heart:3", "heart:4", "heart:5", "heart:6", "heart:7", "heart:8", "heart:9")
 DECK1 = ("club:2", "club:3", "club:4", "club:5", "club:6", "club:7", "club:8", "club:9")
@@ -29,12 +31,20 @@ POSITIONS = {  # name -> (params, make_state keywords)
         {"hands": (MIXED, ["spade:2"]), "decks": (DECK0, DECK1), "phase": Phase.SURRENDER, "curse": (40, 100)},
     ),
     "hidden_hands": (Params(open_hands=0), {"hands": (MIXED, ["spade:2", "club:3", "diamond:8"])}),
+    "end_of_turn_decision": (
+        Params(),
+        {"hands": (MIXED, ["spade:2"]), "decks": (DECK0, DECK1), "phase": Phase.SURRENDER_END, "curse": (60, 30)},
+    ),
+    "first_reading_surrender": (
+        FIRST_READING,
+        {"hands": (MIXED, ["spade:2"]), "decks": (DECK0, DECK1), "phase": Phase.SURRENDER, "curse": (40, 100)},
+    ),
     "blessing_first_under_curse": (
         Params(blessing_before_curses=1),
         {"hands": (MIXED, ["spade:2", "club:3"]), "curse": (60, 0), "blessing": (10, 0)},
     ),
-    "carryover_hand": (
-        Params(pool_target=PoolTarget.CARRYOVER_HAND),
+    "fresh_hand": (
+        Params(pool_target=PoolTarget.FRESH_HAND),
         {"hands": (MIXED, ["spade:2", "club:3"]), "curse": (0, 35)},
     ),
 }
@@ -88,8 +98,8 @@ def played_positions(bl, params: Params, n: int, seed: int):
 
 @pytest.mark.parametrize(
     "params",
-    [Params(), Params(open_hands=0), Params(pool_target=PoolTarget.CARRYOVER_HAND, blessing_before_curses=1)],
-    ids=["modern", "hidden_hands", "carryover_blessing_first"],
+    [Params(), Params(open_hands=0), Params(blessing_before_curses=1), FIRST_READING],
+    ids=["modern", "hidden_hands", "blessing_first", "first_reading"],
 )
 def test_bots_choose_legal_actions_in_positions_reached_by_play(bl, params):
     seen = 0
@@ -102,7 +112,9 @@ def test_bots_choose_legal_actions_in_positions_reached_by_play(bl, params):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["modern", "arranged_hands", "hidden_hands", "carryover_blessing_first"])
+@pytest.mark.parametrize(
+    "variant", ["modern", "arranged_hands", "hidden_hands", "blessing_first", "first_reading", "turn_start_surrender"]
+)
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(("random", "greedy", "tactician"), repeat=2)))
 def test_every_pairing_takes_only_legal_actions_and_conserves_cards(bl, variant, a, b):
     game = bl.GAME
@@ -144,35 +156,49 @@ def test_tactician_kills_an_opposing_curse_type_card_over_a_non_curse_card(bl):
 
 
 def surrender_position(bl, params: Params | None = None, **kw):
-    """Seat 0 decides whether to surrender; both seats own 9 cards (a 5-card opening hand is 100 Health)."""
+    """Seat 0 decides whether to surrender at its turn start; each seat holds 1 card and owns 9.
+
+    The wipe-out line is 20 (the 1-card hand) under ``modern`` and 100 (a 5-card opening
+    hand) under ``first_reading``.
+    """
     return bl.make_state(
         params, hands=(["spade:2"], ["club:2"]), decks=(DECK0, DECK1), phase=Phase.SURRENDER, mover=0, **kw
     )
 
 
-def test_greedy_surrenders_when_the_opponents_curse_already_reaches_its_wipe_line(bl):
-    _, s = surrender_position(bl, curse=(0, 100))
+LINES = [pytest.param(Params(), 20, id="modern"), pytest.param(FIRST_READING, 100, id="first_reading")]
+
+
+@pytest.mark.parametrize(("params", "line"), LINES)
+def test_greedy_surrenders_when_the_opponents_curse_already_reaches_its_wipe_line(bl, params, line):
+    _, s = surrender_position(bl, params, curse=(0, line))
     assert bots.choose(Bot.GREEDY, s) == act(K.SURRENDER, 0, 0)
 
 
-@pytest.mark.parametrize("curse", [(0, 0), (0, 99), (100, 0), (99, 99)])
-def test_greedy_plays_on_unless_the_opponent_alone_is_past_its_wipe_line(bl, curse):
-    _, s = surrender_position(bl, curse=curse)
+@pytest.mark.parametrize(("params", "line"), LINES)
+@pytest.mark.parametrize("curse", [(0, 0), (0, -1), (1, 0), (-1, -1)], ids=["none", "short", "me", "both_short"])
+def test_greedy_plays_on_unless_the_opponent_alone_is_past_its_wipe_line(bl, params, line, curse):
+    """Curses given as 0, line - 1 (-1) or line (1): only "opponent at its line, not me" settles the battle."""
+    amount = {0: 0, -1: line - 1, 1: line}
+    _, s = surrender_position(bl, params, curse=(amount[curse[0]], amount[curse[1]]))
     assert bots.choose(Bot.GREEDY, s) == act(K.PLAY_ON, 0, 0)
 
 
-def test_greedy_surrenders_when_both_seats_are_already_doomed_since_nothing_is_left_to_play_for(bl):
+@pytest.mark.parametrize(("params", "line"), LINES)
+def test_greedy_surrenders_when_both_seats_are_already_doomed_since_nothing_is_left_to_play_for(bl, params, line):
     """Both curse pools past both wipe lines: the next battle start is a mutual wipe-out whatever happens."""
-    _, s = surrender_position(bl, curse=(100, 100))
+    _, s = surrender_position(bl, params, curse=(line, line))
     assert bots.choose(Bot.GREEDY, s) == act(K.SURRENDER, 0, 0)
-    _, s = surrender_position(bl, Params(blessing_before_curses=1), curse=(100, 100))
+    _, s = surrender_position(bl, params._replace(blessing_before_curses=1), curse=(line, line))
     assert bots.choose(Bot.GREEDY, s) == act(K.PLAY_ON, 0, 0)  # blessing first: more blessing can still save it
 
 
-@pytest.mark.parametrize(("curse", "choice"), [(100, K.PLAY_ON), (113, K.PLAY_ON), (114, K.SURRENDER)])
-def test_greedy_wipe_line_includes_the_opponents_blessing_under_blessing_first(bl, curse, choice):
-    """Line = 100 Health + 12 blessing + 2, the winner's bonus (club:2) that surrendering would hand over (R14)."""
-    _, s = surrender_position(bl, Params(blessing_before_curses=1), curse=(0, curse), blessing=(0, 12))
+@pytest.mark.parametrize(("params", "line"), LINES)
+@pytest.mark.parametrize(("extra", "choice"), [(0, K.PLAY_ON), (13, K.PLAY_ON), (14, K.SURRENDER)])
+def test_greedy_wipe_line_includes_the_opponents_blessing_under_blessing_first(bl, params, line, extra, choice):
+    """Line = Health + 12 blessing + 2, the winner's bonus (club:2) that surrendering would hand over (R14)."""
+    params = params._replace(blessing_before_curses=1)
+    _, s = surrender_position(bl, params, curse=(0, line + extra), blessing=(0, 12))
     assert bots.choose(Bot.GREEDY, s) == act(choice, 0, 0)
 
 
@@ -186,7 +212,7 @@ def test_wipe_line_of_an_empty_carryover_hand_is_any_curse_whatever_the_blessing
     """R15/R17: an empty carried-over hand falls to a curse of 1; a blessing has no card to land on."""
     params = Params(pool_target=PoolTarget.CARRYOVER_HAND, blessing_before_curses=1)
     _, s = bl.make_state(params, hands=(["spade:2"], []), decks=(DECK0, DECK1), blessing=(0, 30))
-    assert bots.wipe_line(s, 1) == 1
+    assert bots.wipe_line(s, 0, 1) == 1
 
 
 # -- R4: what a bot sees, and arranged hands ----------------------------------------------------------------------

@@ -29,6 +29,8 @@ from sims.blessings.state import (
 )
 from sims.blessings.state import encode as act
 
+FIRST_READING = Params(pool_target=PoolTarget.FRESH_HAND, surrender=Surrender.TURN_START)  # the rules_version 1 default
+
 FIVE = ("spade:2", "spade:3", "spade:4", "spade:5", "spade:6")  # a hand for the pool examples
 DECK0 = ("heart:2", "heart:3", "heart:4", "heart:5", "heart:6", "heart:7", "heart:8", "heart:9")
 DECK1 = ("club:2", "club:3", "club:4", "club:5", "club:6", "club:7", "club:8", "club:9")
@@ -64,13 +66,15 @@ def replay(params: Params, bots, seed: int, game: int, bl):
 
 
 def discard_turn(s) -> tuple[int, int, int, int]:
-    """Play on, then discard every card held; return (battle, mover, cards held, opposing hand size)."""
+    """Play on, discard every card held, pass; return (battle, mover, cards held, opposing hand size)."""
     kernel.apply_action(s, act(K.PLAY_ON, 0, 0))
     m = s["meta"]
     p = int(m["mover"])
     seen = (int(m["battle"]), p, int(m["to_play"]), int(s["piles"]["hand_n"][1 - p]))
     for _ in range(seen[2]):
         kernel.apply_action(s, act(K.DISCARD, 0, 0))
+    if m["phase"] == Phase.SURRENDER_END:  # R13 own_turn: the end-of-turn decision
+        kernel.apply_action(s, act(K.PLAY_ON, 0, 0))
     return seen
 
 
@@ -78,6 +82,7 @@ def discard_turn(s) -> tuple[int, int, int, int]:
 
 
 def test_r1_turns_alternate_within_a_battle_starting_with_its_first_player(bl):
+    uncounted = 0
     for game in range(4):
         log = replay(Params(), ("random", "random"), 3, game, bl)
         first, last_seat, turn = None, None, 0
@@ -90,11 +95,16 @@ def test_r1_turns_alternate_within_a_battle_starting_with_its_first_player(bl):
                 expected = first if last_seat is None else 1 - last_seat
                 assert e["seat"] == expected
                 last_seat = int(e["seat"])
+            elif e["kind"] == EventKind.SURRENDER and e["value"] == 0:
+                turn -= 1  # a turn that is only a surrender is not counted (RULES.md §8.2)
+                uncounted += 1
         assert turn > 0
+    assert uncounted > 0  # the random bot does surrender at turn starts in these games
 
 
-def test_r1_r17_games_end_only_by_wipeouts_at_a_battle_start(bl):
-    out = bl.chunk(Params(), ("random", "random"), n=10, seed=3)
+@pytest.mark.parametrize("params", [Params(), FIRST_READING], ids=["modern", "first_reading"])
+def test_r1_r17_games_end_only_by_wipeouts_at_a_battle_start(bl, params):
+    out = bl.chunk(params, ("random", "random"), n=24, seed=3)
     games, battles = out["games"], out["turns"]
     assert games["battles"].max() >= 2  # so the "no wipe-out before the last battle" checks bite
     reasons = set()
@@ -107,10 +117,11 @@ def test_r1_r17_games_end_only_by_wipeouts_at_a_battle_start(bl):
         reasons.add(int(g["end_reason"]))
         if g["end_reason"] == EndReason.WIPEOUT:
             assert wiped == ((0, 1) if g["winner"] == 0 else (1, 0))
-        else:
-            assert g["end_reason"] == EndReason.MUTUAL_WIPEOUT
+        elif g["end_reason"] == EndReason.MUTUAL_WIPEOUT:
             assert (wiped, int(g["winner"])) == ((1, 1), -1)
-    assert reasons == {EndReason.WIPEOUT, EndReason.MUTUAL_WIPEOUT}
+        else:  # R19: unresolved only after max_battles battles, nobody wiped out
+            assert (g["end_reason"], g["battles"], wiped, int(g["winner"])) == (EndReason.BATTLE_CAP, 50, (0, 0), -1)
+    assert {EndReason.WIPEOUT, EndReason.MUTUAL_WIPEOUT} <= reasons
 
 
 # -- R2, R3: players and decks -------------------------------------------------------------------------
@@ -317,6 +328,9 @@ def test_r7_every_card_held_is_played_and_replacements_wait_for_the_next_turn(bl
     kernel.apply_action(s, act(K.DISCARD, 0, 0))
     assert bl.hand(s, 0) == ["heart:8", "heart:6"]
     assert bl.pile(s, "discard", 0) == ["spade:2", "spade:3"]
+    assert (s["meta"]["mover"], s["meta"]["phase"]) == (0, Phase.SURRENDER_END)  # every card played (R13 own_turn)
+    assert bl.legal(s) == {act(K.PLAY_ON, 0, 0), act(K.SURRENDER, 0, 0)}
+    kernel.apply_action(s, act(K.PLAY_ON, 0, 0))
     assert (s["meta"]["mover"], s["meta"]["phase"]) == (1, Phase.SURRENDER)  # the turn ended
 
 
@@ -551,6 +565,8 @@ def test_e11_out_for_battle_a_seat_left_without_cards_after_a_turn_loses_the_bat
 def test_e11_recycle_the_same_kill_leaves_the_card_in_play_and_the_battle_goes_on(bl):
     _, s = exhaustion_position(bl, Params(destroyed_cards=DestroyedCards.RECYCLE))
     kernel.apply_action(s, act(K.ATTACK, 0, 0))
+    assert (s["meta"]["battle"], s["meta"]["mover"], s["meta"]["phase"]) == (1, 0, Phase.SURRENDER_END)
+    kernel.apply_action(s, act(K.PLAY_ON, 0, 0))  # pass the turn
     assert (s["meta"]["battle"], s["meta"]["mover"], s["meta"]["phase"]) == (1, 1, Phase.SURRENDER)
     assert bl.pile(s, "discard", 1) == ["spade:2"]
     kernel.apply_action(s, act(K.PLAY_ON, 0, 0))  # the turn draw reshuffles it back
@@ -639,10 +655,16 @@ def test_r12_both_seats_out_of_cards_draw_the_battle_with_no_bonus(bl):
     assert s["pools"]["wins"].tolist() == [0, 0]
 
 
-def test_r12_a_discard_pile_keeps_a_seat_in_the_battle_while_it_reshuffles(bl):
-    _, s = bl.make_state(hands=(["diamond:8"], []), discards=((), ["spade:2"]), phase=Phase.TURN_END, mover=0)
+@pytest.mark.parametrize(
+    ("surrender", "after"),
+    [(Surrender.OWN_TURN, (Phase.SURRENDER_END, 0, 1)), (Surrender.TURN_START, (Phase.TURN_START, 1, 1))],
+    ids=["own_turn", "turn_start"],
+)
+def test_r12_a_discard_pile_keeps_a_seat_in_the_battle_while_it_reshuffles(bl, surrender, after):
+    params = Params(surrender=surrender)
+    _, s = bl.make_state(params, hands=(["diamond:8"], []), discards=((), ["spade:2"]), phase=Phase.TURN_END, mover=0)
     kernel.end_turn(s)
-    assert (s["meta"]["phase"], s["meta"]["mover"], s["meta"]["battle"]) == (Phase.TURN_START, 1, 1)
+    assert (s["meta"]["phase"], s["meta"]["mover"], s["meta"]["battle"]) == after
 
 
 def test_r12_without_midbattle_reshuffle_empty_hand_and_deck_lose_despite_a_discard_pile(bl):
@@ -670,7 +692,7 @@ def test_r13_the_surrender_decision_comes_at_turn_start_before_the_draw(bl):
 
 def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_stand(bl):
     _, s = bl.make_state(
-        hands=(["spade:2"], ["spade:3", "diamond:8"]),
+        hands=(["spade:2", "heart:4"], ["spade:3", "diamond:8"]),
         decks=(DECK0, DECK1),
         curse=(30, 12),
         blessing=(4, 0),
@@ -683,9 +705,88 @@ def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_sta
     assert (row["blessing_pool_0"], row["blessing_pool_1"]) == (4, 8)
     assert s["pools"]["wins"].tolist() == [0, 1]
     assert s["tally"]["seats"][0]["battles_surrendered"] == 1
-    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)  # the pools hit at the next start
+    # R15 carryover_hand: 30 destroys spade:2 and leaves heart:4 at 10; 12 leaves spade:3 at 8
+    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)
+    blessed = {(int(e["seat"]), bl.POOL.names[e["target"]], int(e["extra"])) for e in bl.events(s, EventKind.BLESSED)}
+    assert blessed == {(0, "heart:4", 14), (1, "diamond:8", 28)}
+    assert s["meta"]["battle"] == 2
+
+
+def test_r13_first_reading_surrender_pools_hit_the_new_hands(bl):
+    """The same surrender under ``first_reading`` (fresh_hand): the pools hit the new 5-card hands."""
+    _, s = bl.make_state(
+        FIRST_READING,
+        hands=(["spade:2"], ["spade:3", "diamond:8"]),
+        decks=(DECK0, DECK1),
+        curse=(30, 12),
+        blessing=(4, 0),
+        phase=Phase.SURRENDER,
+    )
+    kernel.apply_action(s, act(K.SURRENDER, 0, 0))
+    row = ended_battle(s)
+    assert (row["winner"], row["how"], row["winner_bonus"]) == (1, BattleEnd.SURRENDER, 8)
+    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)
     assert {(int(e["seat"]), int(e["value"])) for e in bl.events(s, EventKind.BLESSED)} == {(0, 4), (1, 8)}
     assert s["meta"]["battle"] == 2
+
+
+def test_r13_own_turn_the_mover_may_surrender_at_the_end_of_its_turn_after_its_last_card(bl):
+    _, s = bl.make_state(hands=(["spade:2", "heart:4"], ["club:2"]), decks=(DECK0, DECK1), battle_turn=3)
+    kernel.apply_action(s, act(K.DISCARD, 0, 0))
+    assert s["meta"]["phase"] == Phase.PLAY  # not before every card is played (R7)
+    kernel.apply_action(s, act(K.DISCARD, 0, 0))
+    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.SURRENDER_END, 0)
+    assert bl.legal(s) == {act(K.PLAY_ON, 0, 0), act(K.SURRENDER, 0, 0)}
+    kernel.apply_action(s, act(K.SURRENDER, 0, 0))
+    row = ended_battle(s)
+    assert (row["winner"], row["how"], row["turns"]) == (1, BattleEnd.SURRENDER, 3)  # the played turn counts
+    (e,) = bl.events(s, EventKind.SURRENDER)
+    assert (int(e["seat"]), int(e["value"])) == (0, 1)  # logged as an end-of-turn surrender
+
+
+def test_r13_turn_start_variant_has_no_end_of_turn_decision(bl):
+    params = Params(surrender=Surrender.TURN_START)
+    _, s = bl.make_state(params, hands=(["spade:2"], ["club:2"]), decks=(DECK0, DECK1))
+    kernel.apply_action(s, act(K.DISCARD, 0, 0))
+    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.SURRENDER, 1)  # straight to the opponent
+
+
+def test_r13_a_turn_that_is_only_a_surrender_is_not_counted(bl):
+    """RULES.md §8.2: games.turns and turns.turns count turns played; a surrender at a turn start plays none."""
+    _, s = bl.make_state(hands=(["spade:2"], ["club:2"]), decks=(DECK0, DECK1), phase=Phase.TURN_START, battle_turn=4)
+    s["meta"]["turn"] = 9
+    kernel.advance(s)
+    assert (s["meta"]["turn"], s["meta"]["battle_turn"]) == (10, 5)  # begun
+    kernel.apply_action(s, act(K.SURRENDER, 0, 0))
+    assert ended_battle(s)["turns"] == 4
+    assert (s["meta"]["battle"], s["meta"]["turn"]) == (2, 10)  # battle 2's first turn is turn 10, not 11
+    (e,) = bl.events(s, EventKind.SURRENDER)
+    assert int(e["value"]) == 0  # at the start of the turn
+
+
+def test_e15_surrender_at_the_end_of_ones_own_turn_wipes_out_the_opponent_before_it_replies(bl):
+    """E15: seat 0's last card takes seat 1's curse past its hand; seat 0 surrenders before seat 1 moves."""
+    _, s = bl.make_state(
+        hands=(["spade:queen"], ["club:2", "club:4"]), decks=(DECK0, DECK1), curse=(0, 35), battle_turn=3
+    )
+    kernel.apply_action(s, act(K.CURSE, 0, 0))  # +9: 44 curse against a 40-Health hand
+    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.SURRENDER_END, 0)
+    kernel.apply_action(s, act(K.SURRENDER, 0, 0))
+    row = ended_battle(s)
+    assert (row["winner"], row["how"], row["winner_bonus"]) == (1, BattleEnd.SURRENDER, 4)  # club:4 rightmost
+    assert (row["wiped_0"], row["wiped_1"]) == (0, 1)
+    m = s["meta"]
+    assert (m["phase"], m["winner"], m["end_reason"]) == (Phase.OVER, 0, EndReason.WIPEOUT)
+
+
+def test_e15_under_turn_start_the_same_player_can_surrender_only_after_the_opponents_reply(bl):
+    params = Params(surrender=Surrender.TURN_START)
+    _, s = bl.make_state(
+        params, hands=(["spade:queen"], ["club:2", "club:4"]), decks=(DECK0, DECK1), curse=(0, 35), battle_turn=3
+    )
+    kernel.apply_action(s, act(K.CURSE, 0, 0))
+    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.SURRENDER, 1)  # seat 1 moves next
+    assert s["pools"]["curse"][1] == 44
 
 
 def test_r13_surrender_never_skips_the_decision(bl):
@@ -755,14 +856,25 @@ def test_e8_blessing_first_the_rightmost_goes_to_32_then_is_left_at_12_and_the_s
 
 
 def battle_start_position(bl, params: Params | None = None, **kw):
-    """A position between battles 1 and 2: both seats own a hand card and an 8-card deck."""
+    """A position between battles 1 and 2: both seats hold 2 cards left from battle 1 (40 Health) and own 8 more."""
     return bl.make_state(
-        params, hands=(["diamond:2"], ["diamond:3"]), decks=(DECK0, DECK1), phase=Phase.BATTLE_START, **kw
+        params,
+        hands=(["diamond:2", "diamond:4"], ["diamond:3", "diamond:5"]),
+        decks=(DECK0, DECK1),
+        phase=Phase.BATTLE_START,
+        **kw,
     )
 
 
-def test_e13_only_seat_1_wiped_out_seat_0_wins_by_wipeout(bl):
-    _, s = battle_start_position(bl, curse=(0, 100))
+READINGS = [  # (params, the curse that wipes out a seat of battle_start_position)
+    pytest.param(Params(), 40, id="modern"),  # R15 carryover_hand: the 2 cards left from battle 1
+    pytest.param(FIRST_READING, 100, id="first_reading"),  # R15 fresh_hand: the new 5-card hand
+]
+
+
+@pytest.mark.parametrize(("params", "line"), READINGS)
+def test_e13_only_seat_1_wiped_out_seat_0_wins_by_wipeout(bl, params, line):
+    _, s = battle_start_position(bl, params, curse=(0, line))
     kernel.start_battle(s)
     m = s["meta"]
     assert (m["phase"], m["winner"], m["end_reason"]) == (Phase.OVER, 0, EndReason.WIPEOUT)
@@ -771,30 +883,36 @@ def test_e13_only_seat_1_wiped_out_seat_0_wins_by_wipeout(bl):
     assert (int(end["seat"]), int(end["value"])) == (0, EndReason.WIPEOUT)
 
 
-def test_e13_only_seat_0_wiped_out_seat_1_wins_by_wipeout(bl):
-    _, s = battle_start_position(bl, curse=(100, 99))
+@pytest.mark.parametrize(("params", "line"), READINGS)
+def test_e13_only_seat_0_wiped_out_seat_1_wins_by_wipeout(bl, params, line):
+    _, s = battle_start_position(bl, params, curse=(line, line - 1))
     kernel.start_battle(s)
     assert (s["meta"]["winner"], s["meta"]["end_reason"]) == (1, EndReason.WIPEOUT)
 
 
-def test_e13_both_wiped_out_at_the_same_battle_start_is_a_draw(bl):
-    _, s = battle_start_position(bl, curse=(100, 140))
+@pytest.mark.parametrize(("params", "line"), READINGS)
+def test_e13_both_wiped_out_at_the_same_battle_start_is_a_draw(bl, params, line):
+    _, s = battle_start_position(bl, params, curse=(line, line + 40))
     kernel.start_battle(s)
     m = s["meta"]
     assert (m["phase"], m["winner"], m["end_reason"]) == (Phase.OVER, -1, EndReason.MUTUAL_WIPEOUT)
 
 
-def test_r17_pools_reset_to_0_after_a_battle_start(bl):
-    _, s = battle_start_position(bl, curse=(30, 10), blessing=(7, 3))
+@pytest.mark.parametrize(
+    ("params", "hands"), [(Params(), [5, 5]), (FIRST_READING, [4, 5])], ids=["modern", "first_reading"]
+)
+def test_r17_pools_reset_to_0_after_a_battle_start(bl, params, hands):
+    _, s = battle_start_position(bl, params, curse=(30, 10), blessing=(7, 3))
     kernel.start_battle(s)
     assert s["pools"]["curse"].tolist() == [0, 0]
     assert s["pools"]["blessing"].tolist() == [0, 0]
     assert (s["meta"]["phase"], s["meta"]["battle"]) == (Phase.TURN_START, 2)
-    assert s["piles"]["hand_n"].tolist() == [4, 5]  # 30 destroyed one of seat 0's cards, 10 none of seat 1's
+    assert (battle_row(s)["lost_to_curses_0"], battle_row(s)["lost_to_curses_1"]) == (1, 0)  # 30 takes one card
+    assert s["piles"]["hand_n"].tolist() == hands  # carryover: the new hands are drawn after the pools
 
 
 def test_r15_fresh_hand_the_pools_hit_the_new_opening_hand(bl):
-    _, s = battle_start_position(bl, curse=(0, 25))
+    _, s = battle_start_position(bl, Params(pool_target=PoolTarget.FRESH_HAND), curse=(0, 25))
     kernel.start_battle(s)
     q = s["piles"]
     assert q["hand_n"].tolist() == [5, 4]  # 5 drawn, then the curse destroyed one of them
@@ -806,7 +924,10 @@ def test_r15_fresh_hand_the_pools_hit_the_new_opening_hand(bl):
 
 
 def test_r15_fresh_hand_a_seat_that_ran_out_is_not_wiped_by_a_small_curse(bl):
-    _, s = bl.make_state(hands=(["diamond:2"], []), decks=(DECK0, DECK1), phase=Phase.BATTLE_START, curse=(0, 1))
+    params = Params(pool_target=PoolTarget.FRESH_HAND)
+    _, s = bl.make_state(
+        params, hands=(["diamond:2"], []), decks=(DECK0, DECK1), phase=Phase.BATTLE_START, curse=(0, 1)
+    )
     kernel.start_battle(s)
     assert s["meta"]["phase"] == Phase.TURN_START
     assert s["piles"]["hp"][1, s["piles"]["hand"][1, 0]] == 19
@@ -836,6 +957,71 @@ def test_r15_carryover_hand_a_seat_with_an_empty_hand_is_wiped_by_any_curse(bl):
     )
     kernel.start_battle(s)
     assert (s["meta"]["winner"], s["meta"]["end_reason"]) == (0, EndReason.WIPEOUT)
+
+
+def e14_position(bl, params: Params | None = None):
+    """E14: seat 1 ended the battle holding 3 cards at Health 20, 8 and 20, with a 30 curse and a 6 blessing."""
+    _, s = bl.make_state(
+        params,
+        hands=(["diamond:2"], ["spade:2", "spade:3", "spade:4"]),
+        decks=(DECK0, DECK1),
+        phase=Phase.BATTLE_START,
+        curse=(0, 30),
+        blessing=(0, 6),
+    )
+    s["piles"]["hp"][1, bl.card("spade:3")] = 8
+    return s
+
+
+def test_e14_carryover_hand_curses_take_the_20_and_the_8_card_and_the_blessing_lands_on_the_third(bl):
+    """E14, with the rulebook's overflow arithmetic: 30 = 20 + 8 + 2, so the third card takes the last 2.
+
+    The rulings' text says the third card is "untouched" and ends at 26; that contradicts the
+    rulebook ("If there is still damage left, it moves to the next card"), R16 and E7 (45
+    curse: 20 + 20 + 5). We follow the rulebook: 18 + 6 = 24 (RULES.md §8, reported).
+    """
+    s = e14_position(bl)
+    assert not kernel.apply_pools(s, 1)
+    assert bl.hand(s, 1) == ["spade:4"]
+    away = [(bl.POOL.names[e["target"]], int(e["value"])) for e in bl.events(s, EventKind.CURSED_AWAY)]
+    assert away == [("spade:2", 20), ("spade:3", 8)]  # 20 destroys the first, the overflow the 8-Health card
+    (hit,) = bl.events(s, EventKind.CURSE_HIT)
+    assert (bl.POOL.names[hit["target"]], int(hit["value"]), int(hit["extra"])) == ("spade:4", 2, 18)
+    assert bl.health(s, 1, "spade:4") == 24  # then the 6 blessing on the rightmost survivor
+
+
+def test_e14_carryover_hand_the_survivor_then_draws_a_fresh_5_card_hand_at_20(bl):
+    s = e14_position(bl)
+    kernel.start_battle(s)
+    m, q = s["meta"], s["piles"]
+    assert (m["phase"], m["battle"], m["winner"]) == (Phase.TURN_START, 2, -1)
+    assert q["hand_n"].tolist() == [5, 5]
+    assert all(q["hp"][1, c] == 20 for c in q["hand"][1, :5])  # the 26 went with the old hand (R18)
+    assert q["gone_n"].tolist() == [0, 0]  # the cursed cards are back in the deck for this battle
+    assert (battle_row(s)["lost_to_curses_1"], battle_row(s)["wiped_1"]) == (2, 0)
+    kinds = [int(e["kind"]) for e in bl.events(s) if e["kind"] in (EventKind.CURSED_AWAY, EventKind.DEAL)]
+    assert kinds == [EventKind.CURSED_AWAY, EventKind.CURSED_AWAY, EventKind.DEAL, EventKind.DEAL]  # pools first
+
+
+def test_e14_a_seat_that_ran_out_of_cards_is_wiped_out_by_a_curse_of_1(bl):
+    _, s = bl.make_state(
+        hands=((), ["spade:2", "spade:3", "spade:4"]), decks=(DECK0, DECK1), phase=Phase.BATTLE_START, curse=(1, 30)
+    )
+    kernel.start_battle(s)
+    m = s["meta"]
+    assert (m["phase"], m["winner"], m["end_reason"]) == (Phase.OVER, 1, EndReason.WIPEOUT)
+    assert (battle_row(s)["wiped_0"], battle_row(s)["wiped_1"]) == (1, 0)
+
+
+def test_e14_under_fresh_hand_the_same_pools_hit_the_new_5_card_hand(bl):
+    s = e14_position(bl, Params(pool_target=PoolTarget.FRESH_HAND))
+    kernel.start_battle(s)
+    q = s["piles"]
+    assert q["hand_n"].tolist() == [5, 4]  # 30: the first new card destroyed, the second left at 10
+    assert q["hp"][1, q["hand"][1, 0]] == 10
+    assert q["hp"][1, q["hand"][1, 3]] == 26  # the blessing on the new rightmost card
+    kinds = [int(e["kind"]) for e in bl.events(s) if e["kind"] in (EventKind.CURSED_AWAY, EventKind.DEAL)]
+    assert kinds == [EventKind.DEAL, EventKind.DEAL, EventKind.CURSED_AWAY]  # the deal first
 
 
 def test_r17_carryover_hand_a_seat_with_an_empty_hand_and_no_curse_survives(bl):
@@ -876,7 +1062,7 @@ def test_r19_the_turn_cap_draws_the_battle_without_a_bonus_and_the_pools_still_a
     params = Params(max_turns_per_battle=10)
     _, s = bl.make_state(
         params,
-        hands=(["diamond:8"], ["spade:2"]),
+        hands=(["diamond:8"], ["spade:2", "club:3"]),
         decks=(DECK0, DECK1),
         curse=(0, 25),
         blessing=(6, 0),
@@ -898,7 +1084,7 @@ def test_r19_below_the_turn_cap_the_battle_goes_on(bl):
     params = Params(max_turns_per_battle=10)
     _, s = bl.make_state(params, hands=(["diamond:8"], ["spade:2"]), phase=Phase.TURN_END, battle_turn=9)
     kernel.end_turn(s)
-    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.TURN_START, 1)
+    assert (s["meta"]["phase"], s["meta"]["mover"]) == (Phase.SURRENDER_END, 0)  # then the opponent's turn
 
 
 def test_r19_the_battle_cap_leaves_the_game_unresolved_after_applying_the_last_pools(bl):
