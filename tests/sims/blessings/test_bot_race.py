@@ -25,18 +25,23 @@ CARRY_TURN_START = Params(pool_target=PoolTarget.CARRYOVER_HAND, surrender=Surre
 SURRENDER, PLAY_ON = act(K.SURRENDER, 0, 0), act(K.PLAY_ON, 0, 0)
 
 
-def turn_start(bl, params, mine, theirs, curse, own_turns=(2, 1), bot="tactician", weights=None):
-    """Seat 0 at the start of its turn (surrender decision) holding ``mine``; seat 1 holds ``theirs``."""
+def decision(bl, phase, params, mine, theirs, curse, own_turns=(2, 1), bot="tactician", weights=None):
+    """Seat 0 at a surrender decision (``phase``) holding ``mine``; seat 1 holds ``theirs``; 8-card decks."""
     return bl.make_state(
         params,
         hands=(mine, theirs),
         decks=(DECK0, DECK1),
-        phase=Phase.SURRENDER,
+        phase=phase,
         curse=curse,
         own_turns=own_turns,
         bots=(bot, bot),
         weights=weights,
     )[1]
+
+
+def turn_start(bl, params, mine, theirs, curse, own_turns=(2, 1), bot="tactician", weights=None):
+    """Seat 0 at the start of its turn (surrender decision, before the draw)."""
+    return decision(bl, Phase.SURRENDER, params, mine, theirs, curse, own_turns, bot, weights)
 
 
 ONCE = ({"expect": 1.0}, {"expect": 1.0})  # isolates one fix from the old default expect = 2
@@ -109,15 +114,7 @@ def test_greedy_does_not_concede_into_its_own_wipe_out(bl):
 
 def turn_end(bl, mine, theirs, curse, bot="tactician", params=None, own_turns=(2, 1)):
     """Seat 0 has played every card (``mine`` are its fresh replacements) and may surrender before seat 1 moves."""
-    return bl.make_state(
-        params,
-        hands=(mine, theirs),
-        decks=(DECK0, DECK1),
-        phase=Phase.SURRENDER_END,
-        curse=curse,
-        own_turns=own_turns,
-        bots=(bot, bot),
-    )[1]
+    return decision(bl, Phase.SURRENDER_END, params, mine, theirs, curse, own_turns, bot)
 
 
 @pytest.mark.parametrize("bot", [Bot.GREEDY, Bot.TACTICIAN])

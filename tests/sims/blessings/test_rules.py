@@ -690,9 +690,17 @@ def test_r13_the_surrender_decision_comes_at_turn_start_before_the_draw(bl):
     assert s["meta"]["phase"] == Phase.PLAY
 
 
-def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_stand(bl):
+@pytest.mark.parametrize(
+    ("params", "hand0", "targets"),
+    [  # R15 carryover_hand: 30 destroys spade:2, leaves heart:4 at 10 (+4 = 14); 12 leaves spade:3 at 8
+        pytest.param(Params(), ["spade:2", "heart:4"], {(0, "heart:4", 14), (1, "diamond:8", 28)}, id="modern"),
+        pytest.param(FIRST_READING, ["spade:2"], None, id="first_reading"),  # the new hands, drawn at random
+    ],
+)
+def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_stand(bl, params, hand0, targets):
     _, s = bl.make_state(
-        hands=(["spade:2", "heart:4"], ["spade:3", "diamond:8"]),
+        params,
+        hands=(hand0, ["spade:3", "diamond:8"]),
         decks=(DECK0, DECK1),
         curse=(30, 12),
         blessing=(4, 0),
@@ -705,28 +713,11 @@ def test_r13_surrender_gives_the_opponent_the_battle_and_the_bonus_and_pools_sta
     assert (row["blessing_pool_0"], row["blessing_pool_1"]) == (4, 8)
     assert s["pools"]["wins"].tolist() == [0, 1]
     assert s["tally"]["seats"][0]["battles_surrendered"] == 1
-    # R15 carryover_hand: 30 destroys spade:2 and leaves heart:4 at 10; 12 leaves spade:3 at 8
-    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)
-    blessed = {(int(e["seat"]), bl.POOL.names[e["target"]], int(e["extra"])) for e in bl.events(s, EventKind.BLESSED)}
-    assert blessed == {(0, "heart:4", 14), (1, "diamond:8", 28)}
-    assert s["meta"]["battle"] == 2
-
-
-def test_r13_first_reading_surrender_pools_hit_the_new_hands(bl):
-    """The same surrender under ``first_reading`` (fresh_hand): the pools hit the new 5-card hands."""
-    _, s = bl.make_state(
-        FIRST_READING,
-        hands=(["spade:2"], ["spade:3", "diamond:8"]),
-        decks=(DECK0, DECK1),
-        curse=(30, 12),
-        blessing=(4, 0),
-        phase=Phase.SURRENDER,
-    )
-    kernel.apply_action(s, act(K.SURRENDER, 0, 0))
-    row = ended_battle(s)
-    assert (row["winner"], row["how"], row["winner_bonus"]) == (1, BattleEnd.SURRENDER, 8)
-    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)
-    assert {(int(e["seat"]), int(e["value"])) for e in bl.events(s, EventKind.BLESSED)} == {(0, 4), (1, 8)}
+    assert (row["lost_to_curses_0"], row["lost_to_curses_1"]) == (1, 0)  # the pools hit at the next start
+    blessed = bl.events(s, EventKind.BLESSED)
+    assert {(int(e["seat"]), int(e["value"])) for e in blessed} == {(0, 4), (1, 8)}
+    if targets is not None:
+        assert {(int(e["seat"]), bl.POOL.names[e["target"]], int(e["extra"])) for e in blessed} == targets
     assert s["meta"]["battle"] == 2
 
 
