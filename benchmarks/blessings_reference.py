@@ -825,17 +825,19 @@ def attack_value(game: Game, p: int, c: int, j: int, tactician: bool, power_left
     dmg = game.ref.damage[c]
     h = seen_hp(game, p, o, j)
     removed = min(dmg, h)
+    # tactician: Health removed matters only when the pools hit the hand in play (carryover_hand)
+    health = 1.0 if not tactician or game.rules.pool_target == CARRYOVER_HAND else 0.0
     pressed = 0.0
     if tactician and gap > 0 and removed + reach >= gap:
         pressed = w[W_PRESS] * min(removed, gap)  # this turn can end the game: Health off counts like curse
     if dmg >= h:
-        value = w[W_ATTACK] * h + w[W_KILL]
+        value = health * w[W_ATTACK] * h + w[W_KILL]
         if tactician:
             value += w[W_DENY] * threat(game, p, o, j) - w[W_OVERKILL] * (dmg - h) + pressed
         return value
-    value = w[W_ATTACK] * dmg + pressed
+    value = health * w[W_ATTACK] * dmg + pressed
     if tactician and power_left >= h - dmg:  # the rest of the hand can finish it
-        value += w[W_FOCUS] * (w[W_KILL] + w[W_DENY] * threat(game, p, o, j)) * dmg / h
+        value += health * w[W_FOCUS] * (w[W_KILL] + w[W_DENY] * threat(game, p, o, j)) * dmg / h
     return value
 
 

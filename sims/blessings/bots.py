@@ -112,24 +112,28 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, 
     """Return the value of seat ``p``'s card ``c`` attacking opposing hand card ``j``.
 
     ``gap`` and ``reach`` (``press_gap``, ``press_reach``): when this attack and the cards
-    after it can close the gap this turn, the Health it removes counts like curse.
+    after it can close the gap this turn, the Health it removes counts like curse. For the
+    tactician, Health removed counts at all only when the pools hit the hand in play
+    (``carryover_hand``); under ``fresh_hand`` an attack is worth the card it destroys
+    (the kill and the curse it denies), and damage that does not kill is worth nothing.
     """
     o = 1 - p
     w = s.scratch.weights[p]
     dmg = rules.attack_damage(s, c)
     h = seen_hp(s, p, o, j)
     removed = min(dmg, h)
+    health = 1.0 if not tactician or s.params.pool_target == PoolTarget.CARRYOVER_HAND else 0.0
     pressed = 0.0
     if tactician and gap > 0 and removed + reach >= gap:
         pressed = w[W.PRESS] * min(removed, gap)
     if dmg >= h:
-        value = w[W.ATTACK] * h + w[W.KILL]
+        value = health * w[W.ATTACK] * h + w[W.KILL]
         if tactician:
             value += w[W.DENY] * threat(s, p, o, j) - w[W.OVERKILL] * (dmg - h) + pressed
         return value
-    value = w[W.ATTACK] * dmg + pressed
+    value = health * w[W.ATTACK] * dmg + pressed
     if tactician and power_left >= h - dmg:  # the rest of the hand can finish it
-        value += w[W.FOCUS] * (w[W.KILL] + w[W.DENY] * threat(s, p, o, j)) * dmg / h
+        value += health * w[W.FOCUS] * (w[W.KILL] + w[W.DENY] * threat(s, p, o, j)) * dmg / h
     return value
 
 

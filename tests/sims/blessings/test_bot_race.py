@@ -216,3 +216,17 @@ def test_hidden_hands_wipe_line_counts_unseen_cards_at_full_health(bl):
     _, s = bl.make_state(Params(open_hands=0), hands=(["spade:4"], ["club:2", "club:4"]))
     s["piles"]["hp"][1, bl.card("club:4")] = 3
     assert (bots.wipe_line(s, 0, 1), bots.wipe_line(s, 1, 1)) == (40, 23)  # the owner sees its own damage
+
+
+@pytest.mark.parametrize(
+    ("pool_target", "kind"), [(PoolTarget.CARRYOVER_HAND, K.ATTACK), (PoolTarget.FRESH_HAND, K.CURSE)]
+)
+def test_tactician_values_damage_that_does_not_kill_only_when_the_pools_hit_the_hand_in_play(bl, pool_target, kind):
+    """diamond:9 deals 18 to a 20-Health spade:king that spade:3 could finish. Under carryover_hand the
+    damage lowers the hand the curse must get through (and sets up the kill): attack. Under fresh_hand
+    the pools hit a new hand, so damage that does not kill is worth nothing: curse for 11."""
+    _, s = bl.make_state(
+        Params(pool_target=pool_target), hands=(["diamond:9", "spade:3"], ["spade:king"]), decks=(DECK0, DECK1),
+        bots=("tactician", "tactician"),
+    )  # fmt: skip
+    assert (bots.choose(Bot.TACTICIAN, s) >> 14) == kind
