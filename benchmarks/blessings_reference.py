@@ -856,8 +856,10 @@ def curse_value(game: Game, p: int, c: int, tactician: bool) -> float:
 def bless_value(game: Game, p: int, v: int, weight: float, tactician: bool) -> float:
     """Return the value of ``v`` blessing points for seat ``p`` (bless or discard)."""
     value = weight * v
-    if tactician and game.rules.blessing_before_curses and game.curse[p] > 0:
-        value += game.ref.weights[p][W_GUARD] * v  # R16: each point raises the curse needed to wipe p out
+    if tactician and game.rules.blessing_before_curses:  # R16: the last buffer, counted up to what p needs
+        need = game.curse[p] - wipe_line(game, p, p) + 1
+        if need > 0:
+            value += game.ref.weights[p][W_GUARD] * min(v, need)
     return value
 
 

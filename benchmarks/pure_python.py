@@ -9,9 +9,10 @@ and how many of the games agree on every compared field. Prints figures only; ne
 - ``--game cardinger`` (default): greedy and random mirrors; tables ``games`` and ``seats``
   (game result, per-seat counters and decks).
 - ``--game blessings``: greedy, random and tactician mirrors; all four tables (``games``,
-  ``seats``, ``cards`` and the per-battle ``turns``). The tactician mirror stalls to the
-  50-battle cap (RULES.md §9; ~270 turns a game), so its reference plays the first tenth
-  of ``--games`` (the kernel all of them; agreement is counted on the reference's games).
+  ``seats``, ``cards`` and the per-battle ``turns``). The tactician mirror's reference
+  plays the first tenth of ``--games`` (the slowest matchup under rules_version 1, when it
+  stalled to the battle cap; ~32 turns a game since) -- the kernel all of them; agreement
+  is counted on the reference's games.
 - ``--game cardrpg``: the one-seat solitaire; the greedy, random and planner bots; all four
   tables (``turns`` has one row per battle). A "game" is one character: ``n_sessions``
   sessions (1 in the default variant); it agrees when every one of its sessions does.

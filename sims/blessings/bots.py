@@ -152,11 +152,18 @@ def curse_value(s, p: int, c: int, tactician: bool) -> float:
 
 @kernel
 def bless_value(s, p: int, v: int, weight: float, tactician: bool) -> float:
-    """Return the value of ``v`` blessing points for seat ``p`` (bless or discard)."""
+    """Return the value of ``v`` blessing points for seat ``p`` (bless or discard).
+
+    Tactician, blessing before curses (R16): the blessing is the last buffer against the
+    curse already on ``p``, so each point counts (``guard``) up to what ``p`` still needs
+    to survive it; past that, surrendering protects ``p`` better (the pools reset).
+    """
     w = s.scratch.weights[p]
     value = weight * v
-    if tactician and s.params.blessing_before_curses and s.pools.curse[p] > 0:
-        value += w[W.GUARD] * v  # R16: each point raises the curse needed to wipe ``p`` out
+    if tactician and s.params.blessing_before_curses:
+        need = s.pools.curse[p] - wipe_line(s, p, p) + 1  # the curse past its line, plus one
+        if need > 0:
+            value += w[W.GUARD] * min(v, need)
     return value
 
 

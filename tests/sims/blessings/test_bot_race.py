@@ -230,3 +230,16 @@ def test_tactician_values_damage_that_does_not_kill_only_when_the_pools_hit_the_
         bots=("tactician", "tactician"),
     )  # fmt: skip
     assert (bots.choose(Bot.TACTICIAN, s) >> 14) == kind
+
+
+@pytest.mark.parametrize(("curse", "kind"), [(104, K.BLESS), (50, K.ATTACK)])
+def test_tactician_blesses_under_blessing_first_only_when_the_blessing_saves_it(bl, curse, kind):
+    """Blessing first (R16), fresh hands: a line of 100. Under a 104 curse heart:8's 11 blessing is the last
+    buffer (5 of it needed: 0.2 x 11 + 5 = 7.2 beats killing club:2, 6 - 0.2); under 50 it is not needed and
+    the kill is worth more. Past what it needs, a blessing is worth no more than surrendering gives."""
+    params = Params(pool_target=PoolTarget.FRESH_HAND, blessing_before_curses=1)
+    _, s = bl.make_state(
+        params, hands=(["heart:8"], ["club:2"]), decks=(DECK0, DECK1), curse=(curse, 0),
+        bots=("tactician", "tactician"),
+    )  # fmt: skip
+    assert (bots.choose(Bot.TACTICIAN, s) >> 14) == kind
