@@ -743,14 +743,6 @@ def coming(game: Game, p: int, draws: int) -> tuple[float, float]:
     return curse + draws * ref.mean_next[o][0], hit + draws * ref.mean_next[o][1]
 
 
-def own_curse(game: Game, p: int, draws: int) -> float:
-    """Return the curse seat ``p`` expects to send this turn: its cards held, then ``draws`` draws."""
-    total = 0.0
-    for c in game.hand[p]:
-        total += game.ref.next_curse[p][c]
-    return total + draws * game.ref.mean_next[p][0]
-
-
 def line_when_opponent_moves(game: Game, p: int, at_end: bool) -> int:
     """Return seat ``p``'s wipe-out line when the opponent can next end the battle (now, or after p's turn)."""
     if at_end:
@@ -794,8 +786,7 @@ def race_surrender(game: Game, p: int, at_end: bool) -> bool:
     line = line_when_opponent_moves(game, p, at_end)
     if game.curse[p] + w[W_EXPECT] * curse < line - w[W_EXPECT] * hit:
         return False  # not in danger on the opponent's next turn
-    mine = 0.0 if at_end else own_curse(game, p, turn_draws(game, p, game.own_turns[p]))
-    return game.curse[o] + mine < fresh_line(game, o, len(game.hand[o]) + draws)
+    return game.curse[o] < fresh_line(game, o, len(game.hand[o]) + draws)  # it replies before p can end it
 
 
 def press_gap(game: Game, p: int) -> int:

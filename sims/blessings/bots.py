@@ -40,7 +40,6 @@ from sims.blessings.race import (  # noqa: F401  (re-exported: bots.<name> names
     hand_curse,
     line_when_opponent_moves,
     modelled_play,
-    own_curse,
     prime,
     race_surrender,
     seen_hp,

@@ -151,15 +151,6 @@ def coming(s, p: int, draws: int) -> tuple[float, float]:
 
 
 @kernel
-def own_curse(s, p: int, draws: int) -> float:
-    """Return the curse seat ``p`` expects to send this turn: its cards still to play, then ``draws`` draws."""
-    total = 0.0
-    for i in range(s.piles.hand_n[p]):
-        total += s.scratch.next_curse[p, s.piles.hand[p, i]]
-    return total + draws * s.scratch.mean_next[p, 0]
-
-
-@kernel
 def line_when_opponent_moves(s, p: int, at_end: bool) -> int:
     """Return seat ``p``'s wipe-out line when the opponent can next end the battle.
 
@@ -216,9 +207,10 @@ def race_surrender(s, p: int, at_end: bool) -> bool:
     draws; none on its first turn) is expected to take ``p``'s curse pool to its line when
     the opponent can next end the battle, less the Health its attacks remove (that counts
     only when the pools hit the carried-over hand). The opponent wins by ending the battle
-    only while its own hand then (its replacements, fresh) survives its own curse pool:
-    so ``p`` gives up only if that pool, plus what ``p`` sends before the opponent can
-    end the battle (nothing at the end of ``p``'s turn; this turn at its start), falls short.
+    only while its own hand then (its replacements, fresh) survives its own curse pool, so
+    ``p`` gives up only if that pool falls short. What ``p`` sends this turn does not count:
+    the opponent replies before ``p`` can end the battle, and if that reply dooms ``p`` the
+    best ``p``'s curses can give is a mutual wipe-out.
     """
     o = 1 - p
     m = s.meta
@@ -230,5 +222,4 @@ def race_surrender(s, p: int, at_end: bool) -> bool:
     line = line_when_opponent_moves(s, p, at_end)
     if s.pools.curse[p] + w[W.EXPECT] * curse < line - w[W.EXPECT] * hit:
         return False  # not in danger on the opponent's next turn
-    mine = 0.0 if at_end else own_curse(s, p, turn_draws(s, p, m.own_turns[p]))
-    return s.pools.curse[o] + mine < fresh_line(s, o, s.piles.hand_n[o] + draws)
+    return s.pools.curse[o] < fresh_line(s, o, s.piles.hand_n[o] + draws)
