@@ -60,6 +60,7 @@ OWN_SET, SHARED_SET = 0, 1
 FIRST_RANDOM, FIRST_ALTERNATE = 0, 1
 HALF_HAND_UP, UNLIMITED = 0, 1
 END_OF_TURN, START_OF_NEXT_TURN = 0, 1
+ONE_GAIN, SECOND_GAIN = 0, 1  # state.ProsperityGain
 UNLIMITED_PLAYS = 127
 
 TARGET_SCORE, TIMEOUT = 0, 1  # end reasons (state.EndReason)
@@ -142,6 +143,7 @@ class Rules:
     replenish_timing: int = END_OF_TURN
     replenish_point: int = 1
     prosperity_step: int = 5
+    prosperity_gain: int = ONE_GAIN
     devour_hp_cap: int = 4
     max_turns: int = 200
 
@@ -340,8 +342,8 @@ class Game:
         self.replenished[p] = True
         self.stats[p].replenishes += 1
 
-    def gain(self, p: int, n: int, source: str) -> None:
-        """Give seat ``p`` ``n`` points from ``source``; raise ``EndOfGame`` if that wins (R10)."""
+    def add(self, p: int, n: int, source: str) -> None:
+        """Give seat ``p`` ``n`` points from ``source``, without the win check."""
         self.score[p] += n
         st = self.stats[p]
         if source == "score":
@@ -352,9 +354,17 @@ class Game:
             st.points_steal += n
         else:
             st.points_replenish += n
+
+    def check_win(self, p: int) -> None:
+        """Raise ``EndOfGame`` if seat ``p`` has reached the target score (R10)."""
         if self.score[p] >= self.target:
             self.winner, self.end_reason, self.phase = p, TARGET_SCORE, OVER
             raise EndOfGame
+
+    def gain(self, p: int, n: int, source: str) -> None:
+        """Give seat ``p`` ``n`` points from ``source`` as one gain; raise ``EndOfGame`` if that wins (R10)."""
+        self.add(p, n, source)
+        self.check_win(p)
 
     # -- phase 1 and phase 4 --------------------------------------------------------------
 
@@ -587,7 +597,7 @@ class Game:
         self.self_effects(p, slot)
 
     def score_action(self, slot: int) -> None:
-        """Resolve a score action: SCORE, then the PROSPERITY bonus as a second gain (R10, R14)."""
+        """Resolve a score action: SCORE and the PROSPERITY bonus, one gain or two (R10, R14, RULES.md §8.6)."""
         p = self.mover
         f = self.field[p][slot]
         card = f.card
@@ -595,12 +605,18 @@ class Game:
         self.stats[p].scores += 1
         cs = self.card_stats[p][card.id]
         cs.points_scored += card.score
-        self.gain(p, card.score, "score")  # kernel reading (RULES.md §8.6): a winning SCORE skips the bonus
-        if card.keywords & PROSPERITY:
-            bonus = len(self.hand[p]) // self.rules.prosperity_step  # hand as the action resolves
+        bonus = len(self.hand[p]) // self.rules.prosperity_step if card.keywords & PROSPERITY else 0
+        if self.rules.prosperity_gain == SECOND_GAIN:
+            self.gain(p, card.score, "score")  # a winning SCORE skips the bonus
             if bonus > 0:
                 cs.points_scored += bonus
                 self.gain(p, bonus, "prosperity")
+        else:  # one gain: both parts land, then the win check
+            self.add(p, card.score, "score")
+            if bonus > 0:
+                cs.points_scored += bonus
+                self.add(p, bonus, "prosperity")
+            self.check_win(p)
         self.self_effects(p, slot)
 
     # -- the game loop ------------------------------------------------------------------------

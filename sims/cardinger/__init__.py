@@ -21,7 +21,7 @@ VARIANTS = {  # rulings file, "Variants"
 
 GAME = GameSpec(
     name="cardinger",
-    rules_version="1",  # bump only when simulated behaviour changes
+    rules_version="2",  # bump only when simulated behaviour changes
     seats=2,
     summary="Two-player card duel: play cards by discarding others, attack, draw and score; first to 20 points wins",
     cards_path=Path(__file__).with_name("cards.csv"),
@@ -34,6 +34,7 @@ GAME = GameSpec(
         "first_seat": state.FirstSeat,
         "play_limit": state.PlayLimit,
         "replenish_timing": state.ReplenishTiming,
+        "prosperity_gain": state.ProsperityGain,
     },
     variants=VARIANTS,
     bots=tuple(b.name.lower() for b in Bot),

@@ -23,6 +23,7 @@ from sims.cardinger.state import (
     EventKind,
     Phase,
     PointSource,
+    ProsperityGain,
     action_i,
     action_j,
     action_kind,
@@ -300,21 +301,32 @@ def take_draw_action(s, slot: int) -> None:
 
 @kernel
 def score_action(s, slot: int) -> None:
-    """Resolve a score action of the mover's card at ``slot`` in place: SCORE, then PROSPERITY (R10, R14)."""
+    """Resolve a score action of the mover's card at ``slot`` in place: SCORE and PROSPERITY's bonus (R10, R14).
+
+    ``one_gain`` (default): both are one gain, so a winning action's score includes the bonus.
+    ``second_gain``: the bonus is a second gain that a winning SCORE never reaches (RULES.md §8.6).
+    """
     p = s.meta.mover
     c = s.field.card[p, slot]
     s.field.acts[p, slot] = 0
     s.tally.seats[p].scores += 1
     r = s.tally.cards[p, c]
     r.points_scored += s.cards[c].score
-    if rules.gain_points(s, p, s.cards[c].score, PointSource.SCORE, c):
-        return  # E19: no PROSPERITY, no FRAGILE after the win
-    if s.cards[c].keywords & PROSPERITY:
-        bonus = s.piles.hand_n[p] // s.params.prosperity_step  # R14: hand as the action resolves
+    bonus = s.piles.hand_n[p] // s.params.prosperity_step if s.cards[c].keywords & PROSPERITY else 0  # R14
+    if s.params.prosperity_gain == ProsperityGain.SECOND_GAIN:
+        if rules.gain_points(s, p, s.cards[c].score, PointSource.SCORE, c):
+            return  # E19: no PROSPERITY, no FRAGILE after the win
         if bonus > 0:
             r.points_scored += bonus
             if rules.gain_points(s, p, bonus, PointSource.PROSPERITY, c):
                 return
+    else:
+        rules.add_points(s, p, s.cards[c].score, PointSource.SCORE, c)
+        if bonus > 0:
+            r.points_scored += bonus
+            rules.add_points(s, p, bonus, PointSource.PROSPERITY, c)
+        if rules.reached_target(s, p):
+            return  # E19: no FRAGILE after the win
     self_effects(s, p, slot)
 
 

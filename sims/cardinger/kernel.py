@@ -176,8 +176,8 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64) -> None:
 
 
 @kernel
-def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
-    """Add ``n`` points from ``source`` to seat ``p`` in place; return True if this wins at once (R10)."""
+def add_points(s, p: int, n: int, source: int, card: int) -> None:
+    """Add ``n`` points from ``source`` to seat ``p`` in place and log them, without the win check."""
     score = s.tally.score
     score[p] += n
     st = s.tally.seats[p]
@@ -194,12 +194,24 @@ def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
         st.points_replenish += n
         kind = EventKind.REPLENISH_POINT
     log_event(s, kind, p, card, NO_CARD, n, score[p])
-    if score[p] < s.params.target_score:
+
+
+@kernel
+def reached_target(s, p: int) -> bool:
+    """Return True (and end the game in place, R10) if seat ``p`` has reached ``target_score``."""
+    if s.tally.score[p] < s.params.target_score:
         return False
     m = s.meta
     m.winner, m.end_reason, m.phase = p, EndReason.TARGET_SCORE, Phase.OVER
-    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, score[p], s.tally.score[1 - p])
+    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, s.tally.score[p], s.tally.score[1 - p])
     return True
+
+
+@kernel
+def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
+    """Add ``n`` points from ``source`` to seat ``p`` in place; return True if this one gain wins at once (R10)."""
+    add_points(s, p, n, source, card)
+    return reached_target(s, p)
 
 
 @kernel

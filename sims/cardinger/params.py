@@ -28,5 +28,6 @@ class Params(NamedTuple):
     replenish_timing: int = 0  # ReplenishTiming: end_of_turn (tabletop) | start_of_next_turn (digital) (R15)
     replenish_point: int = 1  # points scored for replenishing the deck (R15)
     prosperity_step: int = 5  # PROSPERITY: +1 point per this many cards in hand (R14)
+    prosperity_gain: int = 0  # ProsperityGain: one_gain (SCORE + bonus at once) | second_gain (R10, RULES.md §8.6)
     devour_hp_cap: int = 4  # DEVOUR never raises current HP above this (R11)
     max_turns: int = 200  # turns (both players) before the game is a timeout (R20)

@@ -70,6 +70,13 @@ class ReplenishTiming(IntEnum):
     START_OF_NEXT_TURN = 1
 
 
+class ProsperityGain(IntEnum):
+    """How a PROSPERITY score action's bonus is gained (R10, R14; RULES.md §8.6)."""
+
+    ONE_GAIN = 0  # SCORE and bonus are one gain: a winning action's final score includes the bonus
+    SECOND_GAIN = 1  # the bonus is a second gain after SCORE: a SCORE that wins drops it (rules_version 1)
+
+
 class EndReason(IntEnum):
     """Why a game ended (``games.end_reason``)."""
 
@@ -409,6 +416,7 @@ def load_params(q, params: Params) -> None:
     q.field_limit, q.play_limit, q.first_turn_draw = params.field_limit, params.play_limit, params.first_turn_draw
     q.idle_extra_draw, q.replenish_timing = params.idle_extra_draw, params.replenish_timing
     q.replenish_point, q.prosperity_step = params.replenish_point, params.prosperity_step
+    q.prosperity_gain = params.prosperity_gain
     q.devour_hp_cap, q.max_turns = params.devour_hp_cap, params.max_turns
 
 

@@ -155,6 +155,7 @@ CASES = [  # (variant, overrides, bots, games, root seed)
     ("modern", {"idle_extra_draw": False, "replenish_point": 0, "prosperity_step": 2}, ("random", "greedy"), 40, 14),
     ("modern", {"hand_limit": 7, "field_limit": 3, "devour_hp_cap": 2}, ("random", "random"), 40, 15),
     ("digital", {"deck_size": 12, "opening_hand": 6, "target_score": 30}, ("greedy", "random"), 40, 16),
+    ("modern", {"prosperity_gain": "second_gain"}, ("greedy", "random"), 60, 20),
 ]
 
 
@@ -195,3 +196,13 @@ def test_a_changed_rule_makes_games_disagree(change):
     out, results = play_both("modern", None, ("greedy", "greedy"), n, 1, rules=rules)
     bad, _ = mismatches(out, results)
     assert len(bad) >= n // 3, f"changing {change} changed only {len(bad)} of {n} games"
+
+
+def test_the_second_gain_reading_changes_final_scores_only():
+    n = scaled(400)
+    old_reading = ref.Rules(prosperity_gain=ref.SECOND_GAIN)
+    out, results = play_both("modern", None, ("greedy", "greedy"), n, 1, rules=old_reading)
+    bad, _ = mismatches(out, results)
+    assert bad, f"no game of {n} ended on a PROSPERITY score with a bonus"
+    assert [r["winner"] for r in results] == out["games"]["winner"].tolist()
+    assert [r["turns"] for r in results] == out["games"]["turns"].tolist()

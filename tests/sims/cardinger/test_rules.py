@@ -557,9 +557,47 @@ def test_win_by_score_action_ends_the_game_before_fragile(cg):
     s["tally"]["score"][0] = 19
     kernel.apply_action(s, act(K.SCORE, 0, 0))
     assert (s["meta"]["winner"], s["meta"]["end_reason"], s["meta"]["phase"]) == (0, EndReason.TARGET_SCORE, Phase.OVER)
-    assert s["tally"]["score"][0] == 20  # no PROSPERITY bonus after the winning point
+    assert s["tally"]["score"][0] == 21  # R10 (revised): SCORE and its PROSPERITY bonus are one gain
+    assert s["tally"]["seats"][0]["points_prosperity"] == 1
+    assert s["tally"]["cards"][0, 0]["points_scored"] == 2
+    assert [e["kind"] for e in events(s, EventKind.WIN)] == [EventKind.WIN]
     assert cg.field_cards(s, 0) == [0]  # no FRAGILE loss
     assert cg.legal(s) == set()
+
+
+def test_win_by_score_action_second_gain_reading_drops_the_prosperity_bonus(cg):
+    cards = cg.make_cards(card(score=1, keywords=FRAGILE | PROSPERITY), *[FILLER] * 5)
+    params = GAME.make_params(overrides={"prosperity_gain": "second_gain"})  # rules_version 1's reading
+    _, s = cg.make_state(cards, params, fields=([0], ()), hands=(fillers(1, 5), ()))
+    s["tally"]["score"][0] = 19
+    kernel.apply_action(s, act(K.SCORE, 0, 0))
+    assert (s["meta"]["winner"], s["meta"]["phase"]) == (0, Phase.OVER)
+    assert s["tally"]["score"][0] == 20  # no PROSPERITY bonus after the winning point
+    assert s["tally"]["seats"][0]["points_prosperity"] == 0
+    assert events(s, EventKind.PROSPERITY) == []
+    assert cg.field_cards(s, 0) == [0]  # no FRAGILE loss
+
+
+@pytest.mark.parametrize("reading", ["one_gain", "second_gain"])
+def test_prosperity_bonus_that_reaches_the_target_wins_under_either_reading(cg, reading):
+    cards = cg.make_cards(card(score=1, keywords=FRAGILE | PROSPERITY), *[FILLER] * 5)
+    params = GAME.make_params(overrides={"prosperity_gain": reading})
+    _, s = cg.make_state(cards, params, fields=([0], ()), hands=(fillers(1, 5), ()))
+    s["tally"]["score"][0] = 18
+    kernel.apply_action(s, act(K.SCORE, 0, 0))
+    assert (s["meta"]["winner"], s["tally"]["score"][0]) == (0, 20)
+    assert cg.field_cards(s, 0) == [0]  # the game ended before FRAGILE
+
+
+def test_prosperity_score_below_the_target_gains_both_parts_then_fragile(cg):
+    cards = cg.make_cards(card(score=2, keywords=FRAGILE | PROSPERITY), *[FILLER] * 10)
+    _, s = cg.make_state(cards, fields=([0], ()), hands=(fillers(1, 10), ()))
+    kernel.apply_action(s, act(K.SCORE, 0, 0))
+    assert s["tally"]["score"][0] == 4
+    assert [e["value"] for e in events(s, EventKind.SCORE_ACTION)] == [2]
+    assert [(e["value"], e["extra"]) for e in events(s, EventKind.PROSPERITY)] == [(2, 4)]
+    assert s["meta"]["winner"] == -1
+    assert cg.field_cards(s, 0) == []  # FRAGILE after the action
 
 
 def test_win_by_steal_point_stops_in_the_middle_of_an_omni_attack(cg):
