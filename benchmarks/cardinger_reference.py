@@ -4,9 +4,9 @@ This file re-implements ``sims/cardinger`` (RULES.md, rulings R1-R21) with lists
 classes and Python ints: no numpy and no Numba in the game loop. It plays *the same games*
 as the kernel: the same RNG lanes and draws in the same order (set-up coin, deck building,
 shuffles, the random bot's picks), the same deck building, the same legal-action order and
-the same ``random`` and ``greedy`` bot decisions, with the same float arithmetic in the same
-order. ``tests/sims/cardinger/test_differential.py`` checks that both agree game by game;
-``benchmarks/pure_python.py`` times both.
+the same ``random``, ``greedy`` and ``tuned`` bot decisions (``cardinger_reference_bots.py``),
+with the same float arithmetic in the same order. ``tests/sims/cardinger/test_differential.py``
+checks that both agree game by game; ``benchmarks/pure_python.py`` times both.
 
 Where the kernel and the rulebook could be read differently, this file follows the kernel
 (it is the spec of the differential test) and says so in a comment.
@@ -25,7 +25,6 @@ Usage::
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -75,14 +74,7 @@ END, PLAY, PAY, RETIRE, ATTACK, DRAW, SCORE = range(7)
 ALL_TARGETS = 63  # target of an OMNI attack
 END_TURN = (END, 0, 0)
 
-# Bot weights: the order of bots.BotParams fields
-(
-    W_SCORE, W_DRAW, W_ATK, W_DEF, W_HP, W_READY, W_DOUBLE, W_OMNI, W_STEAL, W_PROSPERITY, W_FRAGILE,
-    W_DECAY, W_DEVOUR, W_COST, W_PLAY_MIN, W_RETIRE_MARGIN, W_ACT_SCORE, W_ACT_DRAW, W_ACT_KILL, W_ACT_HIT,
-    W_ACT_STEAL, W_ACT_SELF_LOSS, W_ACT_MIN,
-) = range(23)  # fmt: skip
-
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "tuned")  # cardinger_reference_bots.BOT_FUNCS
 
 
 @dataclass(frozen=True, slots=True)
@@ -672,163 +664,6 @@ class Game:
 
 
 # ---------------------------------------------------------------------------------------
-# Bots (sims/cardinger/bots.py): random and greedy, with the same weights semantics
-# ---------------------------------------------------------------------------------------
-
-
-class BotView:
-    """A seat's static card values from its weights (``bots.card_values``)."""
-
-    def __init__(self, cards: list[Card], w: Sequence[float], rules: Rules) -> None:
-        self.w = w = [float(x) for x in w]
-        self.values: list[float] = []
-        self.net: list[float] = []
-        for card in cards:
-            kw = card.keywords
-            # the additions are grouped exactly as in the kernel: float results are bit-identical
-            v = w[W_SCORE] * card.score + w[W_DRAW] * card.draw + w[W_ATK] * card.atk
-            v += w[W_DEF] * card.def_ + w[W_HP] * card.hp
-            v += w[W_READY] * (kw & READY > 0) + w[W_DOUBLE] * (kw & DOUBLE > 0) + w[W_OMNI] * (kw & OMNI > 0)
-            v += w[W_STEAL] * (kw & STEAL > 0) + w[W_PROSPERITY] * (kw & PROSPERITY > 0)
-            v += w[W_FRAGILE] * (kw & FRAGILE > 0) + w[W_DECAY] * (kw & DECAY > 0) + w[W_DEVOUR] * (kw & DEVOUR > 0)
-            self.values.append(v)
-            self.net.append(v - w[W_COST] * card.cost)  # value of playing it, its cost paid
-
-
-def max_gain(cards: list[Card], rules: Rules) -> int:
-    """Return the most points one score action of the pool can make (PROSPERITY at a full hand)."""
-    gain = 0
-    for card in cards:
-        bonus = rules.hand_limit // rules.prosperity_step if card.keywords & PROSPERITY else 0
-        gain = max(gain, card.score + bonus)
-    return gain
-
-
-def random_bot(game: Game) -> tuple[int, int, int]:
-    """Pick uniformly among the legal actions, on the mover's bot lane."""
-    legal = game.legal_actions()
-    return legal[game.rng.randint(LANE_BOT + game.mover, len(legal))]
-
-
-def field_value(game: Game, owner: int, slot: int, view: BotView) -> float:
-    """Return a seat's value (``view``) of ``owner``'s field card at ``slot``, with its current HP and DEF."""
-    f = game.field[owner][slot]
-    w = view.w
-    value = view.values[f.card.id] + w[W_HP] * (f.hp - f.card.hp)
-    return value + w[W_DEF] * (f.def_ - f.card.def_)
-
-
-def score_points(game: Game, p: int, f: InPlay) -> int:
-    """Return the points a score action of field card ``f`` would make now (R14)."""
-    pts = f.card.score
-    if f.card.keywords & PROSPERITY:
-        pts += len(game.hand[p]) // game.rules.prosperity_step
-    return pts
-
-
-def winning_score(game: Game, p: int) -> tuple | None:
-    """Return a score action that reaches the target at once (R10), else None."""
-    need = game.target - game.score[p]
-    if need > game.ref.max_gain:
-        return None  # no card of the pool could make it
-    for slot, f in enumerate(game.field[p]):
-        if game.can_score(f) and score_points(game, p, f) >= need:
-            return (SCORE, slot, 0)
-    return None
-
-
-def play_or_retire(game: Game, p: int, view: BotView) -> tuple | None:
-    """Return the best affordable PLAY (or, with a full field, a RETIRE for a clearly better card), else None."""
-    if game.plays_left <= 0:
-        return None
-    w = view.w
-    full = game.can_retire(p)
-    hand = game.hand[p]
-    best, best_i = -math.inf, -1
-    for i, c in enumerate(hand):  # best net value the hand can pay for (R5)
-        if len(hand) - 1 >= game.cards[c].cost and view.net[c] > best:
-            best, best_i = view.net[c], i
-    if best_i < 0 or best < w[W_PLAY_MIN]:
-        return None
-    if not full:
-        return (PLAY, best_i, 0)
-    weak, weak_slot = math.inf, 0
-    for slot in range(len(game.field[p])):  # weakest field card
-        v = field_value(game, p, slot, view)
-        if v < weak:
-            weak, weak_slot = v, slot
-    if best - weak >= w[W_RETIRE_MARGIN]:
-        return (RETIRE, weak_slot, 0)
-    return None
-
-
-def best_attack(game: Game, p: int, f: InPlay, view: BotView, threat: float = 0.0) -> tuple[int, float]:
-    """Return (target, value) of field card ``f``'s best attack (target -1 if none; OMNI: all, values summed)."""
-    o, w, card = 1 - p, view.w, f.card
-    steal = w[W_ACT_STEAL] if card.keywords & STEAL else 0.0
-    best, best_t, total = -math.inf, -1, 0.0
-    for t, g in enumerate(game.field[o]):
-        if card.atk > g.def_:  # R8
-            value = field_value(game, o, t, view) + threat * g.card.score
-            v = w[W_ACT_KILL] * value + steal if g.hp <= 1 else w[W_ACT_HIT] * value / g.hp
-            total += v
-            if v > best:
-                best, best_t = v, t
-    if best_t >= 0 and card.keywords & OMNI:
-        return ALL_TARGETS, total
-    return best_t, best
-
-
-def card_action(game: Game, p: int, slot: int, view: BotView) -> tuple[tuple | None, float]:
-    """Return (action, value) of the best action of seat ``p``'s card at ``slot`` (None if it has none)."""
-    w = view.w
-    f = game.field[p][slot]
-    card = f.card
-    best, best_a = -math.inf, None
-    if game.can_score(f):
-        best, best_a = w[W_ACT_SCORE] * score_points(game, p, f), (SCORE, slot, 0)
-    if game.can_draw(p, f):
-        n = min(card.draw, len(game.deck[p]), game.hand_limit - len(game.hand[p]))
-        v = w[W_ACT_DRAW] * n + 0.0  # the kernel adds the tuned bot's cycle bonus here (0.0 for greedy)
-        if v > best:
-            best, best_a = v, (DRAW, slot, 0)
-    if f.acts > 0 and card.atk > 0:
-        t, v = best_attack(game, p, f, view)
-        if t >= 0 and v > best:
-            best, best_a = v, (ATTACK, slot, t)
-    if card.keywords & FRAGILE and f.hp <= 1:  # acting destroys it (R11)
-        best -= w[W_ACT_SELF_LOSS] * view.values[card.id]
-    return best_a, best
-
-
-def greedy_bot(game: Game) -> tuple[int, int, int]:
-    """Cheapest payment, a winning score, the best play, then the first ready card (field order) whose
-    best action is worth more than ``act_min``; else END."""
-    p = game.mover
-    view = game.ref.views[p]
-    if game.phase == PAY_PHASE:  # pay with the lowest-valued card (first on ties)
-        best, best_i = math.inf, 0
-        for i, c in enumerate(game.hand[p]):
-            if view.values[c] < best:
-                best, best_i = view.values[c], i
-        return (PAY, best_i, 0)
-    a = winning_score(game, p)
-    if a is None and game.phase == PLAY_PHASE:
-        a = play_or_retire(game, p, view)
-    if a is not None:
-        return a
-    for slot, f in enumerate(game.field[p]):
-        if f.acts > 0:
-            a, v = card_action(game, p, slot, view)
-            if a is not None and v > view.w[W_ACT_MIN]:
-                return a
-    return END_TURN
-
-
-BOT_FUNCS = {"random": random_bot, "greedy": greedy_bot}
-
-
-# ---------------------------------------------------------------------------------------
 # Entry points
 # ---------------------------------------------------------------------------------------
 
@@ -846,12 +681,14 @@ class Reference:
     ) -> None:
         self.rules = rules = Rules.of(params)
         self.cards = cards_from_pool(cards)  # a CardPool, Card objects or card dicts
+        from cardinger_reference_bots import BOT_FUNCS, BotView, max_gain  # imports this module: load it here
+
         unknown = [b for b in bot_names if b not in BOT_FUNCS]
         if unknown:
             raise ValueError(f"the reference implements only the bots {', '.join(BOTS)}; got {unknown}")
         self.bot_funcs = [BOT_FUNCS[b] for b in bot_names]
-        self.bot_ids = [("random", "greedy", "tuned").index(b) for b in bot_names]
-        self.views = [BotView(self.cards, w, rules) for w in weights]
+        self.bot_ids = [BOTS.index(b) for b in bot_names]
+        self.views = [BotView(self.cards, w) for w in weights]
         self.max_gain = max_gain(self.cards, rules)
         self.decks = None if decks is None else [[int(c) for c in d] for d in decks]
         # the builder's face-down piles in card order (kernel.lay_out_piles)

@@ -1,9 +1,10 @@
 """Differential test: the Numba kernel against the pure-Python reference, game by game.
 
-``benchmarks/cardinger_reference.py`` re-implements the Cardinger rules and the ``random``
-and ``greedy`` bots in plain Python (its own RNG port, deck building, legal-action order
-and float arithmetic). Both play the same seeded games; every column of every table
-(``games``, ``seats`` with deck lists, ``cards``, ``turns``) must be equal, game by game.
+``benchmarks/cardinger_reference.py`` re-implements the Cardinger rules, and
+``cardinger_reference_bots.py`` the ``random``, ``greedy`` and ``tuned`` bots, in plain
+Python (its own RNG port, deck building, legal-action order and float arithmetic). Both
+play the same seeded games; every column of every table (``games``, ``seats`` with deck
+lists, ``cards``, ``turns``) must be equal, game by game.
 """
 
 import dataclasses
@@ -155,7 +156,12 @@ CASES = [  # (variant, overrides, bots, games, root seed)
     ("modern", {"idle_extra_draw": False, "replenish_point": 0, "prosperity_step": 2}, ("random", "greedy"), 40, 14),
     ("modern", {"hand_limit": 7, "field_limit": 3, "devour_hp_cap": 2}, ("random", "random"), 40, 15),
     ("digital", {"deck_size": 12, "opening_hand": 6, "target_score": 30}, ("greedy", "random"), 40, 16),
-    ("modern", {"prosperity_gain": "second_gain"}, ("greedy", "random"), 60, 20),
+    ("modern", None, ("tuned", "tuned"), 150, 17),
+    ("modern", None, ("tuned", "greedy"), 60, 18),
+    ("modern", None, ("random", "tuned"), 40, 19),
+    ("modern", {"prosperity_gain": "second_gain"}, ("greedy", "tuned"), 60, 20),
+    ("modern", {"prosperity_step": 2, "hand_limit": 8}, ("tuned", "greedy"), 60, 21),  # PROSPERITY everywhere
+    ("uniform_decks", {"first_turn_draw": 1}, ("greedy", "tuned"), 40, 22),  # cost-8 cards: long discards
 ]
 
 
@@ -169,15 +175,17 @@ def test_games_agree_game_by_game(variant, overrides, bots, n_games, seed):
     assert len(out["turns"]) == sum(r["turns"] for r in results)  # every turn row compared
 
 
-def test_greedy_agrees_with_unusual_weights():
-    """Greedy decisions hang on float comparisons: perturbed weights must give the same games."""
-    params, pool, decks, bot_ids, base = inputs("modern", None, ("greedy", "greedy"))
+@pytest.mark.parametrize("bot", ["greedy", "tuned"])
+def test_heuristic_bots_agree_with_unusual_weights(bot):
+    """Bot decisions hang on float comparisons: perturbed weights (some negated) must give the same games."""
+    params, pool, decks, bot_ids, base = inputs("modern", None, (bot, bot))
     pick = np.random.default_rng(3)
     n = scaled(60)
     for trial in range(4):
         weights = base * pick.uniform(0.3, 2.0, base.shape) * np.where(pick.random(base.shape) < 0.15, -1, 1)
+        weights[:, -1] += pick.uniform(0.0, 0.5, 2)  # ``discard`` is 0 for tuned: give it a value to perturb
         out = GAME.play_chunk(params, pool, decks, bot_ids, weights, 20 + trial, 0, n, TABLES)
-        reference = ref.Reference(params, pool, ("greedy", "greedy"), weights.tolist())
+        reference = ref.Reference(params, pool, (bot, bot), weights.tolist())
         bad, notes = mismatches(out, [reference.play(20 + trial, g, TABLES) for g in range(n)])
         assert not bad, f"weights {weights.tolist()}: {len(bad)} games differ:\n" + "\n".join(notes)
 
@@ -196,6 +204,24 @@ def test_a_changed_rule_makes_games_disagree(change):
     out, results = play_both("modern", None, ("greedy", "greedy"), n, 1, rules=rules)
     bad, _ = mismatches(out, results)
     assert len(bad) >= n // 3, f"changing {change} changed only {len(bad)} of {n} games"
+
+
+@pytest.mark.parametrize(
+    ("bot", "part", "blind"),
+    [
+        ("greedy", "prosperity_outlook", lambda original: lambda *a: (0, 0)),  # PROSPERITY-blind plays and draws
+        ("greedy", "discard_value", lambda original: lambda *a: 0.0),  # every discard priced alike
+        ("greedy", "best_attack", lambda original: lambda *a: (*original(*a)[:2], -1, -np.inf)),  # DOUBLE as one
+        ("tuned", "self_change", lambda original: lambda *a: 0.0),  # DEVOUR, DECAY and FRAGILE ignored
+    ],
+)
+def test_a_blind_reference_bot_makes_games_disagree(monkeypatch, bot, part, blind):
+    bots_ref = load_reference("cardinger_reference_bots")
+    monkeypatch.setattr(bots_ref, part, blind(getattr(bots_ref, part)))
+    n = scaled(60)
+    out, results = play_both("modern", None, (bot, bot), n, 1)
+    bad, _ = mismatches(out, results)
+    assert len(bad) >= n // 5, f"a reference {bot} without {part} changed only {len(bad)} of {n} games"
 
 
 def test_the_second_gain_reading_changes_final_scores_only():
