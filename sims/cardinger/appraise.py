@@ -40,9 +40,11 @@ SELF_EFFECTS = DEVOUR | DECAY | FRAGILE
 
 @kernel
 def card_values(s) -> None:
-    """Fill ``scratch.values[p, c]`` (seat ``p``'s static value of card ``c``) and ``scratch.max_gain`` in place."""
+    """Fill ``scratch.values[p, c]`` (seat ``p``'s static value of card ``c``), ``net``, ``lowest`` and
+    ``max_gain`` in place."""
     for p in range(2):
         w = s.scratch.weights[p]
+        s.scratch.lowest[p] = np.inf
         for c in range(s.meta.n_cards):
             card = s.cards[c]
             kw = card.keywords
@@ -52,6 +54,7 @@ def card_values(s) -> None:
             v += w[W.STEAL] * (kw & STEAL > 0) + w[W.PROSPERITY] * (kw & PROSPERITY > 0)
             v += w[W.FRAGILE] * (kw & FRAGILE > 0) + w[W.DECAY] * (kw & DECAY > 0) + w[W.DEVOUR] * (kw & DEVOUR > 0)
             s.scratch.values[p, c] = v
+            s.scratch.lowest[p] = min(s.scratch.lowest[p], v)
             s.scratch.net[p, c] = v - w[W.COST] * card.cost  # value of playing it, its cost cards not yet priced
     gain = 0
     for c in range(s.meta.n_cards):  # most points one score action can make (R14: PROSPERITY at a full hand)
@@ -114,14 +117,18 @@ def prosperity_outlook(s, p: int) -> tuple:
     """Return (PROSPERITY cards of seat ``p`` that can still score this turn, cards its other ready cards can draw).
 
     The drawers counted are the cards without PROSPERITY that can take a draw action; the
-    total is capped by the deck and the room in hand (R9).
+    total is capped by the deck and the room in hand (R9). (0, 0) without a PROSPERITY scorer.
     """
-    scorers, drawable = 0, 0
+    scorers = 0
+    for slot in range(s.field.n[p]):
+        if s.cards[s.field.card[p, slot]].keywords & PROSPERITY and can_score(s, p, slot):
+            scorers += 1
+    if scorers == 0:
+        return 0, 0  # the common case: nothing to count (this runs at every decision)
+    drawable = 0
     for slot in range(s.field.n[p]):
         c = s.field.card[p, slot]
-        if s.cards[c].keywords & PROSPERITY:
-            scorers += can_score(s, p, slot)
-        elif can_draw(s, p, slot):
+        if not s.cards[c].keywords & PROSPERITY and can_draw(s, p, slot):
             drawable += s.cards[c].draw
     room = min(s.piles.deck_n[p], s.params.hand_limit - s.piles.hand_n[p])
     return scorers, min(drawable, room)
@@ -143,13 +150,20 @@ def play_price(s, p: int, i: int, scorers: int) -> float:
 
 @kernel
 def best_card_to_play(s, p: int) -> tuple:
-    """Return (hand index, value less price) of seat ``p``'s best card the hand can pay for (-1 if none)."""
+    """Return (hand index, value less price) of seat ``p``'s best card the hand can pay for (-1 if none).
+
+    When no price can be negative (the weights involved and every card value >= 0), a card
+    whose value before its price is no better than the best so far cannot win and is not
+    priced (same result; pricing every card took 1.4x as long on random mid-game positions).
+    """
+    w = s.scratch.weights[p]
     best, best_i = -np.inf, -1
     n = s.piles.hand_n[p]
     scorers, _ = prosperity_outlook(s, p)
+    nonneg = w[W.DISCARD] >= 0.0 and w[W.ACT_SCORE] >= 0.0 and s.scratch.lowest[p] >= 0.0
     for i in range(n):
         c = s.piles.hand[p, i]
-        if n - 1 >= s.cards[c].cost:  # R5: enough other cards to pay
+        if n - 1 >= s.cards[c].cost and not (nonneg and s.scratch.net[p, c] <= best):  # R5: enough to pay
             v = s.scratch.net[p, c] - play_price(s, p, i, scorers)
             if v > best:
                 best, best_i = v, i
@@ -321,7 +335,8 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
 def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 
-    ``hold`` skips the score actions of PROSPERITY cards (the tuned bot's ``draw_first``).
+    ``threat`` adds kill value per opposing SCORE; ``hold`` skips the score actions of
+    PROSPERITY cards (the tuned bot's ``draw_first``).
     """
     outlook = prosperity_outlook(s, p)
     best, best_a = -np.inf, NO_ACTION
