@@ -4,7 +4,12 @@ Each candidate plays the same seeded games as the incumbent (seats swapped for h
 them, so seat advantage cancels); a candidate replaces the incumbent when it wins more
 of those games. Every ``--refresh`` steps the seed block changes, so the search does not
 overfit one set of deals. The result is printed as a ``BotParams(...)`` to paste into
-``sims/cardinger/bots.py`` (``DEFAULTS["tuned"]``).
+``sims/cardinger/weights.py`` (``DEFAULTS["tuned"]``).
+
+The keyword weights keep their signs (``SIGNS``): a benefit (READY, DOUBLE, OMNI, STEAL,
+PROSPERITY, DEVOUR) never counts against a card and a drawback (FRAGILE, DECAY) never for
+it; the search starts from the current weights moved into those bounds. Without them the
+search drifted to DECAY > 0 and DEVOUR < 0, noise that showed up in card values.
 
 Example:
     .venv/bin/python benchmarks/tune_cardinger.py --steps 600 --games 4000
@@ -19,9 +24,14 @@ import time
 import numpy as np
 
 import sims
-from sims.cardinger.bots import DEFAULTS, BotParams
+from sims.cardinger.weights import DEFAULTS, BotParams
 
 GAME = sims.load("cardinger")
+SIGNS = {  # weight -> +1 (never below 0) or -1 (never above 0)
+    **dict.fromkeys(("ready", "double", "omni", "steal", "prosperity", "devour", "discard"), 1),
+    **dict.fromkeys(("fragile", "decay"), -1),
+}
+SIGNED = [(BotParams._fields.index(name), sign) for name, sign in SIGNS.items()]
 
 
 def win_rate(weights: np.ndarray, opponent: str, n_games: int, seed: int, variant: str | None = None) -> float:
@@ -48,12 +58,20 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return c - h, c + h
 
 
+def bounded(w: np.ndarray) -> np.ndarray:
+    """Return ``w`` with each signed weight moved to 0 if it has the wrong sign (``SIGNS``)."""
+    out = w.copy()
+    for k, sign in SIGNED:
+        out[k] = max(out[k], 0.0) if sign > 0 else min(out[k], 0.0)
+    return out
+
+
 def perturb(w: np.ndarray, rng: np.random.Generator, scale: float) -> np.ndarray:
-    """Return ``w`` with 1-3 random coordinates moved by a random step."""
+    """Return ``w`` with 1-3 random coordinates moved by a random step, kept in bounds."""
     out = w.copy()
     for k in rng.choice(len(w), size=rng.integers(1, 4), replace=False):
         out[k] += rng.normal(0.0, scale * max(abs(out[k]), 0.5))
-    return out
+    return bounded(out)
 
 
 def main() -> None:
@@ -67,7 +85,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    best = np.array(tuple(DEFAULTS["tuned"]), dtype=np.float64)
+    best = bounded(np.array(tuple(DEFAULTS["tuned"]), dtype=np.float64))
     block = 1000
     best_rate = win_rate(best, args.opponent, args.games, block)
     start = time.time()
@@ -84,6 +102,9 @@ def main() -> None:
     final = win_rate(best, args.opponent, n, 999_999)
     lo, hi = wilson(final, n)
     print(f"confirmation on fresh seeds: {final:.4f} [{lo:.4f}, {hi:.4f}] n={n}")
+    start_rate = win_rate(bounded(np.array(tuple(DEFAULTS["tuned"]), dtype=np.float64)), args.opponent, n, 999_999)
+    lo, hi = wilson(start_rate, n)
+    print(f"the starting weights on the same seeds: {start_rate:.4f} [{lo:.4f}, {hi:.4f}] n={n}")
     fields = ", ".join(f"{f}={v:.3g}" for f, v in zip(BotParams._fields, best, strict=True))
     print(f"BotParams({fields})")
 

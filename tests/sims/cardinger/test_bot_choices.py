@@ -81,11 +81,10 @@ def test_greedy_prices_a_cost_by_the_card_it_discards(cg):
 
 @pytest.mark.parametrize(("bot", "name"), HEURISTIC)
 def test_prosperity_keeps_a_hand_of_five_rather_than_play_a_weak_card(cg, bot, name):
-    cards = [{"score": 1, "keywords": PROSPERITY}, *[FILLER] * 5]
-    s = position(cg, name, cards, fields=([0], ()), hands=([1, 2, 3, 4, 5], ()), plays_left=3)
-    assert bots.choose(bot, s) == act(K.SCORE, 0, 0)  # played blanks down to 2 cards, then scored 1
-    kernel.apply_action(s, act(K.SCORE, 0, 0))
-    assert s["tally"]["score"][0] == 2
+    cards = [{"score": 1, "keywords": PROSPERITY}, {"score": 1, "keywords": PROSPERITY}, *[FILLER] * 5]
+    s = position(cg, name, cards, fields=([0, 1], ()), hands=([2, 3, 4, 5, 6], ()), plays_left=3)
+    assert play_out(bot, s)[:2] == [act(K.SCORE, 0, 0), act(K.SCORE, 1, 0)]  # played blanks down to 2 cards first
+    assert s["tally"]["score"][0] == 4
 
 
 @pytest.mark.parametrize(("bot", "name"), HEURISTIC)
