@@ -1,13 +1,14 @@
 """Speed of a Numba game kernel against a pure-Python implementation of the same rules.
 
 Plays the same games (same seeds, decks, RNG draws and bot decisions) with the game's
-plain-Python reference (``benchmarks/cardinger_reference.py``,
+plain-Python reference (``benchmarks/cardinger_reference.py`` with its bots in
+``cardinger_reference_bots.py``,
 ``benchmarks/blessings_reference.py`` or ``benchmarks/cardrpg_reference.py``) and with the
 Numba kernel (one process, after a warm-up), prints games/s for each and the speed ratio,
 and how many of the games agree on every compared field. Prints figures only; never asserts on time.
 
-- ``--game cardinger`` (default): greedy and random mirrors; tables ``games`` and ``seats``
-  (game result, per-seat counters and decks).
+- ``--game cardinger`` (default): greedy, random and tuned mirrors; tables ``games`` and
+  ``seats`` (game result, per-seat counters and decks).
 - ``--game blessings``: greedy, random and tactician mirrors; all four tables (``games``,
   ``seats``, ``cards`` and the per-battle ``turns``). The tactician mirror's reference
   plays the first tenth of ``--games`` (the slowest matchup under rules_version 1, when it
@@ -64,7 +65,7 @@ BENCHES = {
         "Cardinger",
         cardinger_reference,
         ("games", "seats"),
-        ((("greedy", "greedy"), 1), (("random", "random"), 1)),
+        ((("greedy", "greedy"), 1), (("random", "random"), 1), (("tuned", "tuned"), 1)),
         True,
     ),
     "blessings": Bench(
