@@ -81,8 +81,8 @@ assert len(BotParams._fields) <= N_WEIGHTS
 
 DEFAULTS = {
     "random": BotParams(),
-    # cost and discard from a sweep against greedy with per-card prices only (cost 1, discard 0):
-    # 51.5 % [50.8, 52.2] of 20 000 paired games, seats balanced (rules_version 2).
+    # cost and discard from a 14-point sweep against greedy with per-card prices only (cost 1, discard 0):
+    # 51.5 % [50.8, 52.2] of the sweep's 20 000 paired games; 51.1 % [50.6, 51.6] of 40 000 fresh ones.
     "greedy": BotParams(),
     # benchmarks/tune_cardinger.py --steps 2000 --games 6000 --seed 7 (vs greedy, rules_version 2), keyword
     # weights sign-bounded, started from the rules_version 1 weights (DECAY 0.215 and DEVOUR -0.0732 moved to 0):
