@@ -60,6 +60,7 @@ FIRST_RANDOM, FIRST_ALTERNATE = 0, 1
 HALF_HAND_UP, UNLIMITED = 0, 1
 END_OF_TURN, START_OF_NEXT_TURN = 0, 1
 ONE_GAIN, SECOND_GAIN = 0, 1  # state.ProsperityGain
+SAME_COST, BLANK = 0, 1  # state.ValueBaseline
 UNLIMITED_PLAYS = 127
 
 TARGET_SCORE, TIMEOUT = 0, 1  # end reasons (state.EndReason)
@@ -91,6 +92,7 @@ class Card:
     score: int
     keywords: int
     acts: int  # actions per turn: 2 attacks with DOUBLE, else 1 (R12)
+    printed: bool = True  # False for the value baseline's blank row (``set`` 0): in no builder pile
 
 
 def card_from_dict(c: int, row: Mapping[str, Any]) -> Card:
@@ -98,7 +100,7 @@ def card_from_dict(c: int, row: Mapping[str, Any]) -> Card:
     kw = int(row["keywords"])
     d = row["def_"] if "def_" in row else row["def"]
     stats = (int(row["cost"]), int(row["hp"]), int(row["atk"]), int(d), int(row["draw"]), int(row["score"]))
-    return Card(c, str(row.get("name", c)), *stats, kw, 2 if kw & DOUBLE else 1)
+    return Card(c, str(row.get("name", c)), *stats, kw, 2 if kw & DOUBLE else 1, int(row.get("set", 1)) != 0)
 
 
 def cards_from_pool(pool: Any) -> list[Card]:
@@ -138,6 +140,9 @@ class Rules:
     prosperity_gain: int = ONE_GAIN
     devour_hp_cap: int = 4
     max_turns: int = 200
+    value_card: int = -1  # balance value (RULES.md §10): card under test, -1 = normal play
+    value_swap: int = 0  # 1 = the holder's copy is replaced by the baseline
+    value_baseline: int = SAME_COST
 
     @classmethod
     def of(cls, params: Any) -> Rules:
@@ -269,21 +274,54 @@ class Game:
             self.built = [[int(c) for c in decks[p][:size]] for p in range(2)]
         elif rules.deck_source == SHARED_SET:
             piles = self.ref.fresh_piles()  # one copy of the set for both players
+            if rules.value_card >= 0:
+                take_from_piles(piles, rules.value_card)  # before any draw: the opponent may pick first
             first = self.rng.randint(LANE_SETUP, 2)
             totals = [0, 0]
             for k in range(2 * size):
                 p = first ^ (k & 1)  # strict alternation, one card per draw
-                c = self.pick_card(piles, totals[p])
+                c = self.value_first(piles, p, k >> 1)
+                c = self.pick_card(piles, totals[p]) if c is None else c
                 self.built[p].append(c)
                 totals[p] += self.cards[c].cost
         else:
             for p in range(2):
                 piles = self.ref.fresh_piles()  # each player's own full set
                 total = 0
-                for _ in range(size):
-                    c = self.pick_card(piles, total)
+                for k in range(size):
+                    c = self.value_first(piles, p, k)
+                    c = self.pick_card(piles, total) if c is None else c
                     self.built[p].append(c)
                     total += self.cards[c].cost
+        if rules.value_card >= 0:
+            self.swap_in_baseline()
+
+    # -- balance value arms (RULES.md §10) ------------------------------------------------
+
+    def value_first(self, piles: dict[str, list[int]], p: int, k: int) -> int | None:
+        """Return the card under test as the holder's first deck card, taken out of ``piles``; else None."""
+        c = self.rules.value_card
+        if c < 0 or k != 0 or p != self.index % 2:
+            return None
+        take_from_piles(piles, c)
+        return c
+
+    def swap_in_baseline(self) -> None:
+        """Draw the card's baseline (both arms); in arm ``value_swap = 1`` it takes the card's place."""
+        rules, holder = self.rules, self.index % 2
+        card = rules.value_card
+        deck = self.built[holder]
+        if card not in deck:  # a fixed deck without the card takes it in place of its first card
+            deck[0] = card
+        others = set(deck) | (set(self.built[1 - holder]) if rules.deck_source == SHARED_SET else set())
+        cost = self.cards[card].cost
+        same = [c.id for c in self.cards if c.printed and c.id != card and c.cost == cost and c.id not in others]
+        blank = next((c.id for c in reversed(self.cards) if not c.printed), None)
+        b = blank
+        if rules.value_baseline == SAME_COST and same:
+            b = same[self.rng.randint(LANE_SETUP, len(same))]
+        if rules.value_swap and b is not None:
+            deck[deck.index(card)] = b
 
     def pick_card(self, piles: dict[str, list[int]], total_cost: int) -> int:
         """Draw the next card of a deck whose cards so far cost ``total_cost`` (R2)."""
@@ -668,6 +706,17 @@ class Game:
 # ---------------------------------------------------------------------------------------
 
 
+def take_from_piles(piles: dict[str, list[int]], c: int) -> None:
+    """Remove card ``c`` from every builder pile holding it, as the kernel removes a drawn card (the last fills in)."""
+    for name in ("costly", "free", "all"):
+        pile = piles[name]
+        if c in pile:
+            j = pile.index(c)
+            last = pile.pop()
+            if j < len(pile):
+                pile[j] = last
+
+
 class Reference:
     """A batch set-up (like ``kernel.prepare``): rules, cards, builder piles and bot values, reused per game."""
 
@@ -694,6 +743,8 @@ class Reference:
         # the builder's face-down piles in card order (kernel.lay_out_piles)
         self.piles = {"costly": [], "free": [], "all": []}
         for card in self.cards:
+            if not card.printed:
+                continue  # the value baseline's blank row
             self.piles["all"].append(card.id)
             if card.cost != rules.builder_excluded_cost:
                 self.piles["free" if card.cost == 0 else "costly"].append(card.id)

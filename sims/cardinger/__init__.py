@@ -21,7 +21,7 @@ VARIANTS = {  # rulings file, "Variants"
 
 GAME = GameSpec(
     name="cardinger",
-    rules_version="2",  # bump only when simulated behaviour changes
+    rules_version="3",  # bump only when simulated behaviour changes (3: decks by card name, value arms)
     seats=2,
     summary="Two-player card duel: play cards by discarding others, attack, draw and score; first to 20 points wins",
     cards_path=Path(__file__).with_name("cards.csv"),
@@ -35,6 +35,7 @@ GAME = GameSpec(
         "play_limit": state.PlayLimit,
         "replenish_timing": state.ReplenishTiming,
         "prosperity_gain": state.ProsperityGain,
+        "value_baseline": state.ValueBaseline,
     },
     variants=VARIANTS,
     bots=tuple(b.name.lower() for b in Bot),
@@ -56,4 +57,9 @@ GAME = GameSpec(
     prepare_pool=prepare_pool,
     replay=replay,
     check_games=kernel.check_games,
+    value_baselines={
+        "same_cost": "a random pool card of the same cost not already in the holder's deck (value over replacement)",
+        "blank": "a blank card of the same cost: 1 HP, no ATK/DEF/DRAW/SCORE, no keywords",
+    },
+    extra={"card_flags": {"keywords": state.Keyword}},
 )

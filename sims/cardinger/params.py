@@ -31,3 +31,7 @@ class Params(NamedTuple):
     prosperity_gain: int = 0  # ProsperityGain: one_gain (SCORE + bonus at once) | second_gain (R10, RULES.md §8.6)
     devour_hp_cap: int = 4  # DEVOUR never raises current HP above this (R11)
     max_turns: int = 200  # turns (both players) before the game is a timeout (R20)
+    # counterfactual card value (balance value; RULES.md §10): the holder is seat game % 2
+    value_card: int = -1  # card id (row of the prepared pool) under test; -1 = normal play
+    value_swap: int = 0  # 0 = the holder plays with the card; 1 = its copy is replaced by the baseline
+    value_baseline: int = 0  # ValueBaseline: same_cost (a same-cost pool card not in the deck) | blank

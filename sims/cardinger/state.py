@@ -77,6 +77,13 @@ class ProsperityGain(IntEnum):
     SECOND_GAIN = 1  # the bonus is a second gain after SCORE: a SCORE that wins drops it (rules_version 1)
 
 
+class ValueBaseline(IntEnum):
+    """What replaces the card under test in arm ``value_swap = 1`` (RULES.md §10)."""
+
+    SAME_COST = 0  # a pool card of the same cost not already in the deck, drawn on lane SETUP
+    BLANK = 1  # the blank row prepare_pool appends: same cost, 1 HP, no stats, no keywords
+
+
 class EndReason(IntEnum):
     """Why a game ended (``games.end_reason``)."""
 
@@ -89,7 +96,7 @@ MAX_FIELD = 8  # largest field_limit the kernel supports
 
 CARD_DTYPE = np.dtype(
     [
-        ("set", np.int8),  # CardSet bit of the card's printed set
+        ("set", np.int8),  # CardSet bit of the card's printed set; 0 = the value baseline row (no builder pile)
         ("cost", np.int8),  # cards discarded from hand to play it
         ("hp", np.int8),  # printed hit points
         ("atk", np.int8),  # attack; 0 = cannot attack
@@ -97,7 +104,7 @@ CARD_DTYPE = np.dtype(
         ("draw", np.int8),  # cards drawn by a draw action; 0 = cannot draw
         ("score", np.int8),  # points from a score action; 0 = cannot score
         ("keywords", np.int16),  # Keyword bitmask
-        ("placeholder", np.int8),  # 1 = numbers guessed (R1: excluded unless include_placeholders)
+        ("placeholder", np.int8),  # 1 = numbers guessed (cards.csv ``placeholder``; R1: excluded unless included)
     ],
     align=True,
 )
@@ -419,6 +426,7 @@ def load_params(q, params: Params) -> None:
     q.replenish_point, q.prosperity_step = params.replenish_point, params.prosperity_step
     q.prosperity_gain = params.prosperity_gain
     q.devour_hp_cap, q.max_turns = params.devour_hp_cap, params.max_turns
+    q.value_card, q.value_swap, q.value_baseline = params.value_card, params.value_swap, params.value_baseline
 
 
 @kernel

@@ -64,7 +64,9 @@ class GameSpec:
     empty: the game does not support counterfactual card value): a game that supports it
     has the ``Params`` fields ``value_card`` (-1 = normal play), ``value_swap`` (0 = the
     holder, seat ``game % 2``, has the card; 1 = its copies are replaced by the baseline)
-    and ``value_baseline`` (a choice enum registered in ``choices``).
+    and ``value_baseline`` (a choice enum registered in ``choices``). The two arms must be
+    paired games: same seeds, same opponent deck and seats, every random lane drawing the
+    same values (``balance value`` plays them).
     """
 
     name: str

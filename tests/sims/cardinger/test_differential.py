@@ -37,7 +37,8 @@ def inputs(variant: str, overrides: dict | None, bots: tuple[str, str], deck_see
     decks = np.zeros((2, params.deck_size), dtype=np.int16)
     if params.deck_builder == ref.FIXED:  # two random fixed decks of distinct cards
         pick = np.random.default_rng(deck_seed)
-        decks = np.stack([pick.choice(len(pool), params.deck_size, replace=False) for _ in range(2)]).astype(np.int16)
+        printed = np.flatnonzero(pool.table["set"] != 0)  # not the value baseline's blank row
+        decks = np.stack([pick.choice(printed, params.deck_size, replace=False) for _ in range(2)]).astype(np.int16)
     bot_ids = np.array([GAME.bots.index(b) for b in bots], dtype=np.int64)
     weights = np.stack([GAME.make_weights(b) for b in bots])
     return params, pool, decks, bot_ids, weights
@@ -116,6 +117,11 @@ def test_rng_port_is_bit_exact():
         ("with_gun_imp", None),
         ("shared_set", {"card_sets": "starter,booster1", "deck_size": 15}),
         ("modern", {"first_seat": "alternate", "builder_cost_target": 30}),
+        ("modern", {"value_card": 9}),  # balance value arms (RULES.md §10)
+        ("modern", {"value_card": 9, "value_swap": 1}),
+        ("modern", {"value_card": 70, "value_swap": 1, "value_baseline": "blank"}),
+        ("shared_set", {"value_card": 3, "value_swap": 1}),
+        ("uniform_decks", {"value_card": 40, "value_swap": 1}),
     ],
 )
 def test_set_up_agrees(variant, overrides):
@@ -162,6 +168,12 @@ CASES = [  # (variant, overrides, bots, games, root seed)
     ("modern", {"prosperity_gain": "second_gain"}, ("greedy", "tuned"), 60, 20),
     ("modern", {"prosperity_step": 2, "hand_limit": 8}, ("tuned", "greedy"), 60, 21),  # PROSPERITY everywhere
     ("uniform_decks", {"first_turn_draw": 1}, ("greedy", "tuned"), 40, 22),  # cost-8 cards: long discards
+    ("modern", {"value_card": 9}, ("greedy", "greedy"), 40, 23),  # balance value arms
+    ("modern", {"value_card": 9, "value_swap": 1}, ("greedy", "greedy"), 40, 23),
+    ("modern", {"value_card": 33, "value_swap": 1, "value_baseline": "blank"}, ("random", "greedy"), 40, 24),
+    ("shared_set", {"value_card": 3, "value_swap": 1}, ("greedy", "random"), 30, 25),
+    ("modern", {"deck_builder": "fixed", "value_card": 5, "value_swap": 1}, ("greedy", "greedy"), 30, 26),
+    ("with_gun_imp", {"value_card": 21, "value_swap": 1}, ("greedy", "greedy"), 30, 27),
 ]
 
 

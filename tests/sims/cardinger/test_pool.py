@@ -12,12 +12,17 @@ from sims.cardinger.state import CardSet, Keyword
 from sims.core import CardDataError, ParamError
 
 GAME = sims.load("cardinger")
-HEADER = "set,name,cost,hp,atk,def,draw,score,keywords,source"
+HEADER = "set,name,cost,hp,atk,def,draw,score,keywords,source,placeholder"
 ROWS = [
-    "Starter,Alpha,0,1,1,0,0,1,,inferred",
-    "Starter,Beta,1,2,0,1,1,0,READY,inferred",
-    "Booster 1,Gamma,2,1,2,0,0,0,STEAL|DECAY,inferred",
+    "Starter,Alpha,0,1,1,0,0,1,,inferred,no",
+    "Starter,Beta,1,2,0,1,1,0,READY,inferred,no",
+    "Booster 1,Gamma,2,1,2,0,0,0,STEAL|DECAY,inferred,no",
 ]
+
+
+def same_table(a, b) -> bool:
+    """Return True if two card tables hold the same numbers (field by field: padding bytes mean nothing)."""
+    return all(np.array_equal(a[f], b[f]) for f in a.dtype.names) and a.dtype == b.dtype
 
 
 def write_cards(tmp_path, rows, header=HEADER):
@@ -68,29 +73,93 @@ def test_loader_reads_sets_keywords_and_the_def_column(tmp_path):
     assert pool.table["set"].tolist() == [1, 1, 2]
     assert pool.table["def_"].tolist() == [0, 1, 0]
     assert pool.table["keywords"][2] == Keyword.STEAL | Keyword.DECAY
-    assert pool.table["placeholder"].tolist() == [0, 0, 0]  # no inference_notes.csv next to it
+    assert pool.table["placeholder"].tolist() == [0, 0, 0]
 
 
-def test_loader_marks_placeholders_from_the_notes_file(tmp_path):
+def test_loader_marks_placeholders_from_the_card_file_itself(tmp_path):
+    path = write_cards(tmp_path, [ROWS[0], ROWS[1].replace(",no", ",yes"), ROWS[2]])
+    assert load_pool(path).table["placeholder"].tolist() == [0, 1, 0]
+
+
+def test_a_notes_file_beside_the_card_file_changes_nothing(tmp_path):
+    """Issue 14: a placeholder claimed by inference_notes.csv used to drop the card; the card file decides."""
     path = write_cards(tmp_path, ROWS)
+    before = load_pool(path)
     (tmp_path / "inference_notes.csv").write_text(
         "name,raw_numbers_after_hearts,assigned_columns,confidence,reason\n"
         "Alpha,1 1,atk+score,low,x\nBeta,(missing),,very low (placeholder),y\n",
         encoding="utf-8",
     )
-    assert load_pool(path).table["placeholder"].tolist() == [0, 1, 0]
+    after = load_pool(path)
+    assert same_table(after.table, before.table)
+    assert after.text == before.text
 
 
-def test_loader_without_notes_treats_no_card_as_placeholder(tmp_path):
+def test_a_copied_card_file_without_its_neighbours_loads_the_same_pool(tmp_path):
+    """Issue 14: the shipped file copied alone loads 75 cards with Gun Imp still a placeholder."""
     shutil.copy(GAME.cards_path, tmp_path / "cards.csv")
-    pool = load_pool(tmp_path / "cards.csv")
-    assert len(pool) == 75
-    assert not pool.table["placeholder"].any()
+    copy, shipped = load_pool(tmp_path / "cards.csv"), load_pool(GAME.cards_path)
+    assert copy.names == shipped.names
+    assert same_table(copy.table, shipped.table)
+    assert copy.text == shipped.text
+    params = GAME.make_params()
+    assert prepare_pool(copy, params).names == prepare_pool(shipped, params).names
+    assert len(prepare_pool(copy, params)) == 74
+
+
+def test_loader_requires_the_placeholder_column(tmp_path):
+    path = write_cards(tmp_path, [r.rsplit(",", 1)[0] for r in ROWS], HEADER.rsplit(",", 1)[0])
+    with pytest.raises(CardDataError, match=r"cards\.csv:1: missing column\(s\) placeholder"):
+        load_pool(path)
+
+
+def test_loader_error_bad_placeholder_value_names_file_line_and_column(tmp_path):
+    path = write_cards(tmp_path, [ROWS[0], ROWS[1].replace(",no", ",maybe")])
+    with pytest.raises(CardDataError, match=r"cards\.csv:3: column 'placeholder': 'maybe' is not True or False"):
+        load_pool(path)
+
+
+def test_confidence_column_is_optional_and_page_rows_are_certain(tmp_path):
+    rows = [ROWS[0], ROWS[1].replace("inferred", "page")]
+    assert load_pool(write_cards(tmp_path, rows)).text["confidence"] == ("unknown", "certain")
+    with_column = [r + ",medium" for r in rows]
+    pool = load_pool(write_cards(tmp_path, with_column, HEADER + ",confidence"))
+    assert pool.text["confidence"] == ("medium", "certain")
+
+
+def test_prepare_pool_puts_cards_in_name_order_whatever_the_row_order(tmp_path):
+    """Card id = rank of the name: a moved row gives the same prepared pool (issue 14)."""
+    shipped = load_pool(GAME.cards_path)
+    lines = GAME.cards_path.read_text(encoding="utf-8").splitlines()
+    moved = tmp_path / "cards.csv"
+    moved.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n", encoding="utf-8")
+    params = GAME.make_params()
+    a, b = prepare_pool(shipped, params), prepare_pool(load_pool(moved), params)
+    assert a.names == tuple(sorted(a.names))
+    assert a.names == b.names
+    assert same_table(a.table, b.table)
+    assert a.text == b.text
+
+
+def test_prepare_pool_appends_the_blank_baseline_only_for_a_value_run():
+    pool = load_pool(GAME.cards_path)
+    normal = prepare_pool(pool, GAME.make_params())
+    card = normal.names.index("Blood Knight")
+    valued = prepare_pool(pool, GAME.make_params(overrides={"value_card": card}))
+    assert valued.names[:-1] == normal.names
+    assert valued.names[-1] == "(blank, cost 2)"
+    blank = valued.table[-1]
+    assert (int(blank["set"]), int(blank["cost"]), int(blank["hp"])) == (0, 2, 1)
+    assert int(blank["atk"]) == int(blank["def_"]) == int(blank["draw"]) == int(blank["score"]) == 0
+    assert int(blank["keywords"]) == 0
+    assert valued.text["source"][-1] == "baseline"
+    with pytest.raises(ParamError, match="value_card' = 74: the prepared pool has 74 cards"):
+        prepare_pool(pool, GAME.make_params(overrides={"value_card": 74}))
 
 
 def test_loader_error_missing_column_names_the_file_and_column(tmp_path):
     header = HEADER.replace(",hp", "")
-    rows = [r.split(",") for r in ROWS]
+    rows = [r.split(",") for r in ROWS]  # drop the hp cell
     path = write_cards(tmp_path, [",".join(r[:3] + r[4:]) for r in rows], header)
     with pytest.raises(CardDataError, match=r"cards\.csv:1: missing column\(s\) hp"):
         load_pool(path)
