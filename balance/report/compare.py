@@ -26,6 +26,7 @@ from balance.report.html import (
     table,
     text,
 )
+from balance.report.pools import pool_section
 from balance.report.single import run_info, variant_info
 from balance.report.solitaire import headline
 from balance.report.summary import compare_sentences, tier_sentence
@@ -220,12 +221,14 @@ def write_compare_report(
         )
     if info_a["game"] != info_b["game"] or info_a["rules version"] != info_b["rules version"]:
         notes.append(note("The runs differ in game or rules version: make sure the comparison means what you want."))
+    pools = pool_section(a, b, la, lb)  # card-pool diff first: what was edited, and whether decks stayed paired
     runs = m.compare_runs(a, b)
     cards_html, cards = _cards(a, b, la, lb, out)
     groups_html = _groups(a, b, la, lb, out)
     tiers_html, tier_result = _tiers(a, b, la, lb, out) if not (a.solitaire and b.solitaire) else ("", None)
     changes = m.summarize_comparison(runs, label_a=la, label_b=lb, cards=cards)
     items = compare_sentences(a, b, la, lb)
+    items = [("Card pools", pools[1]), *items] if pools else items  # what was edited, first
     items += [(_topic(s), s) for s in changes]
     if tier_result is not None and tier_result.agreement.cards >= 4:
         items.append(tier_sentence(tier_result.agreement, tier_result.ranks))
@@ -239,13 +242,15 @@ def write_compare_report(
     )
     body = [
         summary,
+        *([pools[0]] if pools else []),  # the card-level diff of two pools, at the top
         section("overview", "Runs", header, *notes),
         section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
         *([groups_html] if groups_html else []),
         cards_html,
         *([tiers_html] if tiers_html else []),
     ]
-    nav = [("summary", "Summary"), ("overview", "Runs"), ("headline", "Headline")]
+    nav = [("summary", "Summary"), *([("pools", "Card pools")] if pools else []), ("overview", "Runs")]
+    nav += [("headline", "Headline")]
     nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards")]
     nav += [("bot-dependence", "Card ranks")] if tiers_html else []
     title = f"{la} vs {lb}"
