@@ -362,3 +362,8 @@ def scenario(files: tuple[str, ...], quiet: bool) -> None:
     click.echo(f"{len(files) - failed} passed, {failed} failed")
     if failed:
         raise SystemExit(1)
+
+
+from balance.cli_lab import register  # noqa: E402  (value, sweep, tune: kept in their own module)
+
+register(cli)
