@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -103,6 +104,150 @@ def value(
     click.echo(str(report))
 
 
+def _is_sweep(value: str) -> bool:
+    """Return True if a KEY=VALUE value is a sweep: a range ``LO:HI[:STEP]`` or a list of numbers ``A,B,C``."""
+    if ":" in value:
+        return True
+    parts = [p.strip() for p in value.split(",")]
+    return len(parts) > 1 and all(p.replace(".", "", 1).lstrip("-").isdigit() for p in parts)
+
+
+def sweep_target(flags: dict[str, Any], card: str | None) -> tuple[str, str]:
+    """Return ``(kind, "KEY=VALUES")`` of the one swept target and drop it from ``flags``'s fixed overrides."""
+    found = [("card", card)] if card else []
+    for kind, key in (("param", "params"), ("weight", "weights")):
+        swept = [item for item in flags[key] if _is_sweep(item.partition("=")[2])]
+        found += [(kind, item) for item in swept]
+        flags[key] = tuple(item for item in flags[key] if item not in swept)
+    if len(found) != 1:
+        from balance.spec import SpecError
+
+        swept = ", ".join(t for _, t in found) or "none"
+        raise SpecError(
+            f"sweep needs exactly one range (LO:HI[:STEP] or A,B,C) in --param, --weight or --card; got {swept}"
+        )
+    return found[0]
+
+
+@click.command(context_settings=CONTEXT)
+@setup_options
+@click.option("--card", "card_target", default=None, help='Card stat to sweep: "NAME.COLUMN=LO:HI[:STEP]" or A,B.')
+@click.option(
+    "--random", "random_points", type=int, default=0, help="Draw this many values in LO:HI instead of a grid."
+)
+@click.option("-n", "--n-games", type=int, default=20_000, show_default=True, help="Games per point.")
+@click.option("--value-pairs", type=int, default=20_000, show_default=True, help="Card sweeps: pairs per point for Δ.")
+@click.option("--baseline", default=None, help="Card sweeps: the value baseline [default: the game's first].")
+@friendly
+def sweep(
+    card_target: str | None,
+    random_points: int,
+    n_games: int,
+    value_pairs: int,
+    baseline: str | None,
+    seed: int,
+    workers: int,
+    out: str,
+    quiet: bool,
+    **flags: Any,
+) -> None:
+    """Sweep one rule parameter, bot weight or card stat; every point plays the same seeded games.
+
+    The swept target is the one --param, --weight or --card whose value is a range
+    LO:HI[:STEP] or a list of numbers A,B,C (with --random K: K values drawn in LO:HI);
+    other --param/--weight values are fixed overrides. Writes OUT/games.parquet (every
+    game, with its point and value), OUT/points.parquet (each metric per point with its
+    95 % interval and the paired Δ against the point nearest the current value) and the
+    report OUT/index.html with one curve per metric. A card sweep writes edited copies
+    of the card file under OUT/cards and adds the card's counterfactual Δ per point; the
+    original card file is never touched.
+
+    \b
+    Example:
+      balance sweep --game cardinger --param target_score=15:25:1 -n 20000 --out reports/sweep-target
+      balance sweep --game cardinger --card "Sea Dragon.cost=2:6" --out reports/sweep-sea-dragon
+      balance sweep --game cardinger --weight greedy.w_score=0.5:2:0.5 --out reports/sweep-w-score
+      balance sweep --game blessings --param face_bonus=0:10:2 --out reports/sweep-face
+    """
+    from balance.report.sweep import write_sweep_report
+    from balance.sweep import SweepOptions, parse_target, parse_values, plan_sweep, run_sweep, write_sweep
+
+    kind, text = sweep_target(flags, card_target)
+    setup = make_setup_from(flags)
+    target, spec = parse_target(kind, text)
+    values = parse_values(spec, integer=kind != "weight", random=random_points, seed=seed)
+    plan = plan_sweep(setup, target, values, Path(out))
+    progress = None if quiet else lambda done, total: click.echo(f"\r{done}/{total} batches", nl=False, err=True)
+    result = run_sweep(plan, SweepOptions(n_games, value_pairs, baseline, seed, workers), progress=progress)
+    if not quiet:
+        click.echo("", err=True)
+    write_sweep(result, out)
+    click.echo(str(write_sweep_report(result, out)))
+
+
+@click.command(context_settings=CONTEXT)
+@setup_options
+@click.option(
+    "--objective", type=click.Choice(["cards", "first_seat", "gradient"]), required=True, help="What to balance."
+)
+@click.option("--band", type=float, default=None, help="Target band [cards 0.02, first_seat 0.01, gradient 0.05].")
+@click.option("--search-games", type=int, default=20_000, show_default=True, help="Games (pairs) per candidate.")
+@click.option("--verify-games", type=int, default=40_000, show_default=True, help="Fresh games (pairs) per arm.")
+@click.option("--verify-seed", type=int, default=0, help="Seed of the verification [default: seed + 1000003].")
+@click.option("--proposals", type=int, default=3, show_default=True, help="Proposals to verify (cards: cards to edit).")
+@click.option("--search", "search_params", default=None, help="Rule parameters the search may edit, comma-separated.")
+@friendly
+def tune(
+    objective: str,
+    band: float | None,
+    search_games: int,
+    verify_games: int,
+    verify_seed: int,
+    proposals: int,
+    search_params: str | None,
+    seed: int,
+    workers: int,
+    out: str,
+    quiet: bool,
+    **flags: Any,
+) -> None:
+    """Propose the smallest edits that bring an objective into its band, each verified on fresh seeds.
+
+    \b
+    cards       every card's counterfactual Δ within ±band of the median card's
+                (edits card stats; writes OUT/proposed-<card file>, never the original)
+    first_seat  first-seat advantage within ±band (edits rule parameters)
+    gradient    each higher bot tier beats each lower one by at least band (rule parameters)
+
+    Candidates are scored on --seed; the best are replayed on fresh seeds, before and
+    after on the same games, with the paired change and its 95 % interval. Writes
+    OUT/search.parquet, OUT/verified.parquet, OUT/tune.json and the report OUT/index.html.
+
+    \b
+    Example:
+      balance tune --game cardinger --objective first_seat --out reports/tune-first-seat
+      balance tune --game cardinger --objective cards --proposals 2 --out reports/tune-cards
+      balance tune --game blessings --objective first_seat --search face_bonus,turn_draw --out reports/tune-b
+    """
+    from balance.report.tune import tune_sentences, write_tune_report
+    from balance.tune import TuneOptions, write_tune
+    from balance.tune import tune as api
+
+    setup = make_setup_from(flags)
+    options = TuneOptions(
+        band, search_games, verify_games, seed, verify_seed, workers, max_proposals=proposals,
+        params=_split(search_params) or (),
+    )  # fmt: skip
+    say = None if quiet else lambda message: click.echo(message, err=True)
+    result = api(setup, objective, options, Path(out), progress=say)
+    write_tune(result, out)
+    for line in tune_sentences(result):
+        click.echo(line)
+    click.echo(str(write_tune_report(result, out)))
+
+
 def register(group: click.Group) -> None:
     """Add the ``value``, ``sweep`` and ``tune`` commands to ``group``."""
     group.add_command(value)
+    group.add_command(sweep)
+    group.add_command(tune)

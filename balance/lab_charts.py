@@ -109,5 +109,6 @@ def plot_sweep_curve(points: pl.DataFrame, *, metric: str, label: str, ax: Axes 
         ax.set_ylabel({"rate": "%", "pp": "pp"}.get(unit, unit))
         n = rows["n"] if rows.height else pl.Series([0])
         title = rows["label"][0] if "label" in rows.columns and rows.height else metric
-        ax.set_title(f"{_label(title)}\nn = {int(n.min() or 0):,} per point, 95 % CI".replace(",", " "), loc="left")
+        count = f"{int(n.min() or 0):,}".replace(",", " ")
+        ax.set_title(f"{_label(title)}\nn = {count} per point, 95 % CI", loc="left")
     return ax

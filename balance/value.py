@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,12 +236,13 @@ class Scheduler:
 
 
 def card_values(
-    setup: Setup, options: ValueOptions = ValueOptions(), *, progress: bool = False
+    setup: Setup, options: ValueOptions = ValueOptions(), *, progress: bool = False, pool: Pool | None = None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Return the counterfactual value of every card of ``setup``'s pool and a summary of the run.
 
     The frame has one row per card (columns: :func:`values_frame`); the summary holds the
     options, the baseline, elapsed seconds, pairs played and the machine's load average.
+    ``pool`` lends running workers (``balance tune``); by default the call starts its own.
 
     Examples
     --------
@@ -265,8 +267,8 @@ def card_values(
     bar = ValueProgress(len(tallies), enabled=progress)
     scheduler = Scheduler(tallies, setup, baseline, options)
     played = 0
-    with Pool(options.workers) as pool:
-        for batch in pool.run(scheduler.batches()):
+    with nullcontext(pool) if pool is not None else Pool(options.workers) as workers:
+        for batch in workers.run(scheduler.batches()):
             card, index = batch.key
             by_card[card].add(index, batch.result, options.half_width, options.min_pairs)
             played += int(batch.result[S["n"]])
@@ -286,7 +288,7 @@ def card_values(
         "half_width": options.half_width,
         "budget_s": options.budget,
         "seed": options.seed,
-        "workers": options.workers or os.cpu_count(),
+        "workers": pool.workers if pool is not None else options.workers or os.cpu_count(),
         "batch": options.batch,
         "min_pairs": options.min_pairs,
         "elapsed_s": round(elapsed, 2),

@@ -93,6 +93,17 @@ def _per_game(
     return frame, meta
 
 
+def per_game_metrics(
+    run: Run, reasons: list[str] | None = None, skip: Sequence[str] = ()
+) -> tuple[pl.DataFrame, dict[str, tuple[str, str]]]:
+    """Return one row per game of the headline metric values and each metric's ``(label, unit)``.
+
+    The per-game values :func:`compare_runs` pairs (win indicators, game length, end-reason
+    shares, outcome columns ...); ``balance sweep`` uses them for every point of a sweep.
+    """
+    return _per_game(run, reasons, skip)
+
+
 def pairing(a: Run, b: Run) -> pl.DataFrame:
     """Return how well two runs pair up: ``n_a, n_b, n_paired, same_seed`` (one row).
 
