@@ -34,7 +34,7 @@ import sims
 from balance.cardfile import card_columns, card_file, cell, edit_cards
 from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names
 from balance.spec import SpecError, resolve
-from balance.value import SUMS, S, ValueOptions, arms, card_values, paired_interval
+from balance.value import SUMS, ValueOptions, arms, card_values, paired_interval
 
 OBJECTIVES = ("cards", "first_seat", "gradient")
 DEFAULT_BAND = {"cards": 0.02, "first_seat": 0.01, "gradient": 0.05}
@@ -62,29 +62,68 @@ class TuneOptions:
 # -- per-game measures played in workers ------------------------------------------------------
 
 
-def indicator(games: np.ndarray, measure: str) -> np.ndarray:
-    """Return the per-game 0/1 value of ``measure``: ``first_win`` or ``seat<k>_win``."""
+def outcome_codes(games: np.ndarray, measure: str) -> np.ndarray:
+    """Return each game's outcome for ``measure``'s seat: 0 = it won, 1 = the other seat won, 2 = no winner.
+
+    ``measure`` is ``first_win`` (the seat that moved first) or ``seat<k>_win`` (seat ``k``).
+    """
     if measure == "first_win":
-        return (games["winner"] == games["first_seat"]).astype(np.int64)
-    if measure.startswith("seat") and measure.endswith("_win"):
-        return (games["winner"] == int(measure[4:-4])).astype(np.int64)
-    raise ValueError(measure)
+        seat = games["first_seat"].astype(np.int64)
+    elif measure.startswith("seat") and measure.endswith("_win"):
+        seat = np.full(len(games), int(measure[4:-4]), dtype=np.int64)
+    else:
+        raise ValueError(measure)
+    winner = games["winner"].astype(np.int64)
+    return np.where(winner < 0, 2, np.where(winner == seat, 0, 1))
 
 
 def paired_batch(before: Setup, after: Setup, measure: str, seed: int, first: int, n: int) -> np.ndarray:
-    """Play games ``[first, first + n)`` under both setups; return paired sums of ``measure`` (``SUMS`` layout).
+    """Play games ``[first, first + n)`` under both setups; return the 3 x 3 table of joint outcomes (int64[9]).
 
-    ``wins_with`` sums the measure under ``after``, ``wins_without`` under ``before`` and
-    ``discordant`` counts the games where they differ; ``gp_n`` counts decided games under
-    ``after`` and ``oh_n`` under ``before`` (for rates among decided games).
+    Cell ``3 * i + j`` counts the games whose outcome (:func:`outcome_codes`) is ``i`` under
+    ``before`` and ``j`` under ``after``: everything :func:`ratio_change` needs.
     """
     a = play(after, seed, first, n)["games"]
     b = play(before, seed, first, n)["games"] if before != after else a
-    xa, xb = indicator(a, measure), indicator(b, measure)
-    out = np.zeros(len(SUMS), np.int64)
-    out[: S["gp_n"]] = n, xa.sum(), xb.sum(), int((xa != xb).sum())
-    out[S["gp_n"]], out[S["oh_n"]] = int((a["winner"] >= 0).sum()), int((b["winner"] >= 0).sum())
-    return out
+    cells = 3 * outcome_codes(b, measure) + outcome_codes(a, measure)
+    return np.bincount(cells, minlength=9).astype(np.int64)
+
+
+def ratio_change(table: np.ndarray) -> dict[str, float]:
+    """Return the win rate among decided games before and after (Wilson 95 %) and its paired change.
+
+    ``table`` is :func:`paired_batch`'s joint outcome counts. The change ``r_after −
+    r_before`` of the two ratios ``wins / decided`` gets a delta-method interval over the
+    paired games: each game contributes ``(w − r d) / d̄`` in each arm, and the interval is
+    the t interval of the per-game difference of those contributions.
+
+    Examples
+    --------
+    >>> t = np.array([40, 10, 0, 5, 45, 0, 0, 0, 0])  # before: 50 of 100 won; after: 45 won
+    >>> r = ratio_change(t)
+    >>> round(r["before"], 2), round(r["after"], 2), round(r["change"], 2)
+    (0.5, 0.45, -0.05)
+    """
+    from balance import stats
+
+    counts = np.asarray(table, dtype=float).reshape(3, 3)  # [before outcome, after outcome]
+    n = counts.sum()
+    won_b, dec_b = counts[0].sum(), counts[:2].sum()
+    won_a, dec_a = counts[:, 0].sum(), counts[:, :2].sum()
+    out = {"n": int(n), "decided_before": int(dec_b), "decided_after": int(dec_a)}
+    for side, k, d in (("before", won_b, dec_b), ("after", won_a, dec_a)):
+        est = stats.wilson(int(k), int(d))
+        out[side], out[f"{side}_lo"], out[f"{side}_hi"] = (float(np.asarray(v).reshape(-1)[0]) for v in est)
+    if n < 2 or not dec_a or not dec_b:
+        return {**out, "change": float("nan"), "change_lo": float("nan"), "change_hi": float("nan")}
+    r_b, r_a = won_b / dec_b, won_a / dec_a
+    win, dec = np.array([1.0, 0.0, 0.0]), np.array([1.0, 1.0, 0.0])
+    u_b = (win - r_b * dec) / (dec_b / n)  # by before outcome
+    u_a = (win - r_a * dec) / (dec_a / n)  # by after outcome
+    z = u_a[None, :] - u_b[:, None]
+    var = float((counts * z * z).sum() / (n - 1))
+    est = stats.mean_ci_stats(np.array([r_a - r_b]), np.array([np.sqrt(var)]), np.array([int(n)]))
+    return {**out, "change": r_a - r_b, "change_lo": float(est.lo[0]), "change_hi": float(est.hi[0])}
 
 
 def value_change_batch(
@@ -252,30 +291,19 @@ def _paired(
     return totals
 
 
-def _advantage(sums: np.ndarray, side: str) -> tuple[float, float, float]:
-    """Return the first-seat advantage (first-seat win rate among decided games − 0.5) with its Wilson interval."""
-    from balance import stats
-
-    k = int(sums[S["wins_with"] if side == "after" else S["wins_without"]])
-    n = int(sums[S["gp_n"] if side == "after" else S["oh_n"]])
-    est = stats.wilson(k, n)
-    rate, lo, hi = (float(np.asarray(v).reshape(-1)[0]) for v in est)
-    return rate - 0.5, lo - 0.5, hi - 0.5
-
-
-def _first_seat_row(label: str, size: float, sums: np.ndarray, band: float) -> dict[str, Any]:
-    before, b_lo, b_hi = _advantage(sums, "before")
-    after, a_lo, a_hi = _advantage(sums, "after")
-    delta, lo, hi, _ = paired_interval(sums)
-    return {
-        "edit": label, "size": size, "n": int(sums[S["n"]]),
-        "before": before, "before_lo": b_lo, "before_hi": b_hi,
-        "after": after, "after_lo": a_lo, "after_hi": a_hi,
-        "change": delta, "change_lo": lo, "change_hi": hi,
-        "in_band": bool(abs(after) <= band),
-        "closer": bool(abs(after) < abs(before)),
-        "improved": bool(abs(after) < abs(before) and (hi < 0 if before > 0 else lo > 0)),
-    }  # fmt: skip
+def _first_seat_row(label: str, size: float, table: np.ndarray, band: float) -> dict[str, Any]:
+    """Return a candidate's first-seat advantage before and after, and the paired change (all as rate − 0.5)."""
+    r = ratio_change(table)
+    row = {"edit": label, "size": size, "n": r["n"]}
+    for key in ("before", "after"):
+        row.update({key: r[key] - 0.5, f"{key}_lo": r[f"{key}_lo"] - 0.5, f"{key}_hi": r[f"{key}_hi"] - 0.5})
+    row.update(change=r["change"], change_lo=r["change_lo"], change_hi=r["change_hi"])
+    before, after = row["before"], row["after"]
+    closer = abs(after) < abs(before)
+    row["in_band"] = bool(abs(after) <= band)
+    row["closer"] = bool(closer)
+    row["improved"] = bool(closer and (r["change_hi"] < 0 if before > 0 else r["change_lo"] > 0))
+    return row
 
 
 def _tune_first_seat(
@@ -316,7 +344,7 @@ def _distinct(candidates: list[Candidate], totals: dict[Any, np.ndarray]) -> lis
     """
     seen: dict[bytes, int] = {}
     for i in sorted(range(len(candidates)), key=lambda i: candidates[i].size):
-        if totals[i][S["gp_n"]]:
+        if totals[i].reshape(3, 3)[:, :2].sum():  # some game was decided
             seen.setdefault(totals[i].tobytes(), i)
     return sorted(seen.values())
 
@@ -358,14 +386,12 @@ def _tune_gradient(
             out.append((f"{hi}>{lo}|1", Setup(**{**setup.__dict__, "bots": (lo, hi)}), "seat1_win"))
         return out
 
-    def margins(totals: dict, tag: Any, side: str) -> dict[str, tuple[float, int]]:
-        got = {}
-        for hi, lo in pairs:
-            key = S["wins_with"] if side == "after" else S["wins_without"]
-            wins = sum(int(totals[(tag, f"{hi}>{lo}|{s}")][key]) for s in (0, 1))
-            n = sum(int(totals[(tag, f"{hi}>{lo}|{s}")][S["n"]]) for s in (0, 1))
-            got[f"{hi} vs {lo}"] = (wins / max(n, 1), n)
-        return got
+    def margins(totals: dict, tag: Any, side: str) -> dict[str, float]:
+        """Return each match-up's higher-tier win rate among decided games (both seatings together)."""
+        return {
+            f"{hi} vs {lo}": ratio_change(sum(totals[(tag, f"{hi}>{lo}|{s}")] for s in (0, 1)))[side]
+            for hi, lo in pairs
+        }
 
     half = max(options.search_games // 2, 1)
     say(f"gradient: {len(candidates)} candidates x {2 * len(pairs)} match-ups on {half:,} games each")
@@ -379,11 +405,10 @@ def _tune_gradient(
     for i, c in enumerate(candidates):
         rates = margins(totals, i, "after")
         current = margins(totals, i, "before")
-        worst = min(rates, key=lambda k: rates[k][0])
+        worst = min(rates, key=lambda k: rates[k])
         rows.append(
-            {"edit": c.label, "size": c.size, "worst_pair": worst, "margin": rates[worst][0] - 0.5,
-             "margin_before": min(r for r, _ in current.values()) - 0.5,
-             **{f"wr[{k}]": v for k, (v, _) in rates.items()}}
+            {"edit": c.label, "size": c.size, "worst_pair": worst, "margin": rates[worst] - 0.5,
+             "margin_before": min(current.values()) - 0.5, **{f"wr[{k}]": v for k, v in rates.items()}}
         )  # fmt: skip
     search = pl.DataFrame(rows).with_columns(
         (pl.col("margin") >= band).alias("in_band"), (pl.col("margin") > pl.col("margin_before")).alias("improved")
@@ -402,15 +427,16 @@ def _tune_gradient(
     vrows = []
     for label in chosen["edit"].to_list():
         for hi, lo in pairs:
-            sums = sum(verified[(label, f"{hi}>{lo}|{s}")] for s in (0, 1))
-            delta, d_lo, d_hi, _ = paired_interval(sums)
-            n = int(sums[S["n"]])
-            vrows.append(
-                {"edit": label, "match_up": f"{hi} vs {lo}", "n": n,
-                 "before": sums[S["wins_without"]] / n, "after": sums[S["wins_with"]] / n,
-                 "change": delta, "change_lo": d_lo, "change_hi": d_hi}
-            )  # fmt: skip
-    summary = {"metric": "smallest margin over match-ups: higher tier's win rate − 50 %", "tiers": list(bots)}
+            r = ratio_change(sum(verified[(label, f"{hi}>{lo}|{s}")] for s in (0, 1)))
+            vrows.append({"edit": label, "match_up": f"{hi} vs {lo}", **r})
+    now = search.filter(pl.col("size") == 0).row(0, named=True)
+    summary = {
+        "metric": "smallest margin over match-ups: higher tier's win rate − 50 %",
+        "tiers": list(bots),
+        "current_margin": now["margin"],
+        "current_worst_pair": now["worst_pair"],
+        "current_in_band": now["in_band"],
+    }
     return TuneResult(search.sort("margin", descending=True), pl.DataFrame(vrows) if vrows else pl.DataFrame(), summary)
 
 

@@ -21,6 +21,12 @@ def tune_sentences(result: TuneResult) -> list[str]:
     s, v = result.summary, result.verified
     objective, band = s["objective"], s["band"] * 100
     lines = [f"Objective {objective}: {s['metric']}, target band ±{band:.1f} pp."]
+    if objective == "gradient":
+        met = "already meet" if s["current_in_band"] else "do not meet"
+        lines.append(
+            f"The current rules {met} it: smallest margin {s['current_margin'] * 100:+.1f} pp "
+            f"({s['current_worst_pair']}, search seed); the proposals below widen it."
+        )
     if not v.height:
         lines.append("No edit improved the objective in the search; nothing to propose.")
     for r in v.iter_rows(named=True):
