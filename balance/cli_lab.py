@@ -166,7 +166,7 @@ def sweep(
     Example:
       balance sweep --game cardinger --param target_score=15:25:1 -n 20000 --out reports/sweep-target
       balance sweep --game cardinger --card "Sea Dragon.cost=2:6" --out reports/sweep-sea-dragon
-      balance sweep --game cardinger --weight greedy.w_score=0.5:2:0.5 --out reports/sweep-w-score
+      balance sweep --game cardinger --weight greedy.score=0.5:2:0.5 --out reports/sweep-score-weight
       balance sweep --game blessings --param face_bonus=0:10:2 --out reports/sweep-face
     """
     from balance.report.sweep import write_sweep_report

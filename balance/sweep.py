@@ -43,7 +43,7 @@ class Target:
 
     @property
     def label(self) -> str:
-        """Return the target as the user wrote it (``target_score``, ``greedy.w_score``, ``Sea Dragon.cost``)."""
+        """Return the target as the user wrote it (``target_score``, ``greedy.score``, ``Sea Dragon.cost``)."""
         return f"{self.owner}.{self.key}" if self.owner else self.key
 
 
@@ -100,7 +100,7 @@ def parse_target(kind: str, text: str) -> tuple[Target, str]:
         return Target("param", key), values
     owner, dot, column = key.rpartition(".")
     if not dot or not owner or not column:
-        example = "greedy.w_score=0:2:0.5" if kind == "weight" else '"Sea Dragon.cost=2:6"'
+        example = "greedy.score=0:2:0.5" if kind == "weight" else '"Sea Dragon.cost=2:6"'
         raise SpecError(f"--{kind} {text!r} must name its {'bot' if kind == 'weight' else 'card'}: e.g. {example}")
     return Target(kind, column.strip(), owner.strip()), values
 

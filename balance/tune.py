@@ -53,6 +53,7 @@ class TuneOptions:
     batch: int = 5_000
     max_proposals: int = 3  # proposals verified (first_seat, gradient); cards edited (cards)
     params: tuple[str, ...] = ()  # rule parameters the search may edit; empty = every eligible one
+    value_half_width: float = 0.01  # cards: the half-width every card's Δ is first measured to
 
     def fresh_seed(self) -> int:
         """Return the verification seed."""
@@ -445,8 +446,11 @@ def _tune_cards(
 ) -> TuneResult:
     _, baseline = check_value_support(base, None)
     source = card_file(base.game, base.cards_file)
-    say("cards: valuing every card (balance value, ±1 pp)")
-    value_options = ValueOptions(baseline=baseline, half_width=0.01, budget=240, seed=options.seed)
+    say(f"cards: valuing every card (balance value, ±{options.value_half_width * 100:.1f} pp)")
+    value_options = ValueOptions(
+        baseline=baseline, half_width=options.value_half_width, budget=240, seed=options.seed,
+        batch=min(options.batch, 2500), min_pairs=min(options.batch, 5000),
+    )  # fmt: skip
     values, _ = card_values(base, value_options, pool=pool)
     median = float(values["delta"].median())
     values = values.with_columns((pl.col("delta") - median).alias("off"))
