@@ -62,6 +62,7 @@ def test_paired_interval_known_value_and_edge_cases():
     # var = (30 - 100 * 0.01) / 99; t(99) = 1.98422
     assert half == pytest.approx(1.9842169515 * np.sqrt(29 / 99 / 100), rel=1e-9)
     assert delta == pytest.approx(0.1)
+    assert (lo, hi) == pytest.approx((0.1 - half, 0.1 + half))
     none = paired_interval(np.zeros(len(SUMS), np.int64))
     assert np.isnan(none[0])
     assert none[3] == float("inf")
