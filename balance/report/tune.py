@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from balance.report.html import Cell, esc, flag, key_values, note, number, page, points, section, table, text
+from balance.report.html import Cell, esc, estimate, flag, key_values, note, number, page, points, section, table, text
 from balance.tune import TuneResult
 
 
@@ -20,16 +20,26 @@ def tune_sentences(result: TuneResult) -> list[str]:
     """Return one plain sentence per verified proposal, and what the search tried."""
     s, v = result.summary, result.verified
     objective, band = s["objective"], s["band"] * 100
-    lines = [f"Objective {objective}: {s['metric']}, target band ±{band:.1f} pp."]
+    target = f"at least {band:.1f} %" if objective == "gradient" and "outcome" in s else f"band ±{band:.1f} pp"
+    lines = [f"Objective {objective}: {s['metric']}, target {target}."]
     if objective == "gradient":
         met = "already meet" if s["current_in_band"] else "do not meet"
         lines.append(
-            f"The current rules {met} it: smallest margin {s['current_margin'] * 100:+.1f} pp "
+            f"The current rules {met} it: smallest margin {s['current_margin'] * 100:+.1f} "
+            f"{'%' if 'outcome' in s else 'pp'} "
             f"({s['current_worst_pair']}, search seed); the proposals below widen it."
         )
     if not v.height:
         lines.append("No edit improved the objective in the search; nothing to propose.")
     for r in v.iter_rows(named=True):
+        if objective == "gradient" and "outcome" in s:
+            unit = s["outcome"]
+            lines.append(
+                f"{r['edit']}: {r['match_up']} mean {unit} margin {r['before']:.3f} → {r['after']:.3f} per game "
+                f"(paired Δ {r['change']:+.3f}, 95 % CI {r['change_lo']:+.3f} to {r['change_hi']:+.3f}; "
+                f"{r['n']:,} games per tier)."
+            )
+            continue
         if objective == "gradient":
             lines.append(
                 f"{r['edit']}: {r['match_up']} win rate {r['before'] * 100:.1f} % → {r['after'] * 100:.1f} % "
@@ -50,17 +60,22 @@ def tune_sentences(result: TuneResult) -> list[str]:
 
 
 def _verified_table(result: TuneResult) -> str:
-    v, objective = result.verified, result.summary["objective"]
+    v, s = result.verified, result.summary
+    objective = s["objective"]
     if not v.height:
         return note("No proposal to verify.")
     if objective == "gradient":
+        solo = "outcome" in s
         rows = [
-            [text(r["edit"]), text(r["match_up"]), number(r["n"]), points(r["before"], None, None),
-             points(r["after"], None, None), _pp(r, "change")]
+            [text(r["edit"]), text(r["match_up"]), number(r["n"]),
+             *((number(r["before"], 3), number(r["after"], 3),
+                estimate(r["change"], r["change_lo"], r["change_hi"], percent=False, signed=True)) if solo else
+               (points(r["before"], None, None), points(r["after"], None, None), _pp(r, "change")))]
             for r in v.iter_rows(named=True)
         ]  # fmt: skip
-        headers = ["edit", "match-up", "games", "before (win %)", "after (win %)", "paired Δ [95 % CI]"]
-        return table(headers, rows, caption="Win rate of the higher tier over both seatings, the same fresh games.")
+        headers = ["edit", "match-up", "games", "before", "after", "paired Δ [95 % CI]"]
+        what = f"mean {s['outcome']} margin per game (higher − lower tier)" if "outcome" in s else "win rate"
+        return table(headers, rows, caption=f"The higher tier's {what}, the same fresh games before and after.")
     what = "advantage" if objective == "first_seat" else "card Δ"
     rows = [
         [text(r["edit"]), number(r["n"]), _pp(r, "before"), _pp(r, "after"), _pp(r, "change"),

@@ -99,9 +99,17 @@ def test_cards_tune_writes_a_proposed_copy_and_never_the_original(tmp_path):
     assert row["change_lo"] <= row["change"] <= row["change_hi"]
 
 
-def test_objectives_that_need_two_seats_are_refused_for_a_solitaire_game(tmp_path):
+def test_first_seat_is_refused_for_a_solitaire_game_whose_gradient_compares_an_outcome(tmp_path):
     with pytest.raises(SpecError, match="needs a two-seat game"):
         tune(make_setup("cardrpg"), "first_seat", TINY, tmp_path)
+    options = TuneOptions(**{**TINY.__dict__, "params": ("theft_chance_pct",), "max_proposals": 1})
+    result = tune(make_setup("cardrpg"), "gradient", options, tmp_path)
+    assert result.summary["outcome"] == "kills"
+    assert result.summary["current_margin"] > 0.05  # planner kills more than greedy, greedy than random
+    if result.verified.height:
+        row = result.verified.row(0, named=True)
+        assert row["change_lo"] <= row["change"] <= row["change_hi"]
+        assert row["n"] == 1600
     with pytest.raises(SpecError, match="--objective 'speed'"):
         tune(make_setup("cardinger"), "speed", TINY, tmp_path)
 
