@@ -196,6 +196,7 @@ def sweep(
 @click.option("--verify-seed", type=int, default=0, help="Seed of the verification [default: seed + 1000003].")
 @click.option("--proposals", type=int, default=3, show_default=True, help="Proposals to verify (cards: cards to edit).")
 @click.option("--search", "search_params", default=None, help="Rule parameters the search may edit, comma-separated.")
+@click.option("--outcome", default="", help="gradient of a one-seat game: games column compared [default kills].")
 @friendly
 def tune(
     objective: str,
@@ -205,6 +206,7 @@ def tune(
     verify_seed: int,
     proposals: int,
     search_params: str | None,
+    outcome: str,
     seed: int,
     workers: int,
     out: str,
@@ -217,7 +219,8 @@ def tune(
     cards       every card's counterfactual Δ within ±band of the median card's
                 (edits card stats; writes OUT/proposed-<card file>, never the original)
     first_seat  first-seat advantage within ±band (edits rule parameters)
-    gradient    each higher bot tier beats each lower one by at least band (rule parameters)
+    gradient    each higher bot tier beats each lower one by at least band (rule parameters);
+                one-seat games: its mean --outcome at least band (relative) above the lower's
 
     Candidates are scored on --seed; the best are replayed on fresh seeds, before and
     after on the same games, with the paired change and its 95 % interval. Writes
@@ -236,7 +239,7 @@ def tune(
     setup = make_setup_from(flags)
     options = TuneOptions(
         band, search_games, verify_games, seed, verify_seed, workers, max_proposals=proposals,
-        params=_split(search_params) or (),
+        params=_split(search_params) or (), outcome=outcome,
     )  # fmt: skip
     say = None if quiet else lambda message: click.echo(message, err=True)
     result = api(setup, objective, options, Path(out), progress=say)
