@@ -11,7 +11,6 @@ Batches are deterministic units: a result never depends on which worker played i
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 
 import sims
-from balance.spec import RunSpec, SpecError, resolve
+from balance.spec import RunSpec, SpecError, default_workers, resolve
 from sims.core import CardDataError, ParamError
 
 
@@ -121,7 +120,7 @@ def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]
 
 @dataclass
 class Pool:
-    """Worker processes (spawned; one per core by default) that run :class:`Batch` es.
+    """Worker processes (spawned; one per CPU this process may use by default) that run :class:`Batch` es.
 
     ``workers = 1`` runs batches in this process (no start-up cost: tests, notebooks).
     """
@@ -131,7 +130,7 @@ class Pool:
 
     def __post_init__(self) -> None:
         """Start the worker processes (``workers = 0``: one per CPU)."""
-        self.workers = self.workers or os.cpu_count() or 1
+        self.workers = self.workers or default_workers()
         if self.workers > 1:
             self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"))
 

@@ -32,7 +32,7 @@ import polars as pl
 
 from balance import stats
 from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names
-from balance.spec import SpecError
+from balance.spec import SpecError, default_workers
 
 # the sums a batch returns, in this order (int64 array)
 SUMS = (
@@ -288,7 +288,7 @@ def card_values(
         "half_width": options.half_width,
         "budget_s": options.budget,
         "seed": options.seed,
-        "workers": pool.workers if pool is not None else options.workers or os.cpu_count(),
+        "workers": pool.workers if pool is not None else options.workers or default_workers(),
         "batch": options.batch,
         "min_pairs": options.min_pairs,
         "elapsed_s": round(elapsed, 2),
