@@ -152,6 +152,10 @@ def plan_sweep(base: Setup, target: Target, values: Sequence[float], out: Path) 
         if card < 0:
             notes.append(f"{target.owner} is not in the prepared pool (filtered out by the variant): no card Δ.")
         notes.append("Card-file copies for each point are in cards/; the original file is never edited.")
+        notes.append(
+            "A column the deck builder reads (Cardinger: cost) changes which decks a seed deals, so its points are "
+            "paired by seed only; the card's Δ at each point is against the baseline drawn at that point."
+        )
     try:
         default_value = float(default)
     except (TypeError, ValueError):
@@ -204,7 +208,9 @@ def run_sweep(plan: SweepPlan, options: SweepOptions, *, progress: Callable[[int
         jobs += [
             Batch(("games", i, g), sweep_batch, (setup, options.seed, g, min(batch, n - g))) for g in range(0, n, batch)
         ]
-    do_value = plan.card >= 0 and options.value_pairs > 0
+    do_value = plan.card >= 0 and options.value_pairs > 0 and bool(game.value_baselines)
+    if plan.card >= 0 and not game.value_baselines:
+        plan.notes.append(f"{game.name} offers no value baseline yet: no card Δ per point.")
     if do_value:
         _, baseline = check_value_support(plan.base, options.baseline)
         pairs = options.value_pairs

@@ -61,5 +61,5 @@ GAME = GameSpec(
         "same_cost": "a random pool card of the same cost not already in the holder's deck (value over replacement)",
         "blank": "a blank card of the same cost: 1 HP, no ATK/DEF/DRAW/SCORE, no keywords",
     },
-    extra={"card_flags": {"keywords": state.Keyword}},
+    extra={"card_flags": {"keywords": state.Keyword, "set": state.CardSet}},  # shown by name in pool diffs
 )

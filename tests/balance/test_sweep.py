@@ -100,6 +100,19 @@ def test_weight_sweep_and_a_blessings_rule_sweep_run(tmp_path):
     assert "first_seat_win_rate" in points["metric"].to_list()
 
 
+def test_card_sweep_of_a_game_without_value_support_skips_the_cards_delta_and_says_so(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    import balance.sweep
+
+    blessings = sims.load("blessings")
+    monkeypatch.setattr(balance.sweep.sims, "load", lambda name: replace(blessings, value_baselines={}))
+    plan = plan_sweep(make_setup("blessings"), Target("card", "attack", "heart:2"), [2, 9], tmp_path)
+    result = run_sweep(plan, SMALL)
+    assert "card_delta" not in result["points"]["metric"].to_list()
+    assert any("no value baseline" in n for n in result["summary"]["notes"])
+
+
 @pytest.mark.parametrize(
     ("target", "message"),
     [
