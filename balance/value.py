@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+import sims
 from balance import stats
 from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names
 from balance.spec import SpecError, default_workers
@@ -41,6 +42,7 @@ SUMS = (
 )  # fmt: skip
 S = {name: i for i, name in enumerate(SUMS)}
 OBSERVED = {"gp_wr": "gp", "oh_wr": "oh", "gd_wr": "gd", "gih_wr": "gih", "gns_wr": "gns", "played_wr": "played"}
+OBSERVED_COLUMNS = {"game", "seat", "card", "won", "in_opening_hand", "first_drawn_turn", "times_played"}
 
 
 def arms(setup: Setup, card: int, baseline: str) -> tuple[Setup, Setup]:
@@ -53,14 +55,19 @@ def value_batch(setup: Setup, card: int, baseline: str, seed: int, first: int, n
     """Play games ``[first, first + n)`` in both arms of ``card``; return the batch's sums (``SUMS``).
 
     Only the ``games`` table is recorded, plus arm 0's ``cards`` rows for the observational
-    metrics of the holder's copy.
+    metrics of the holder's copy (when the game's cards table has the columns they need).
     """
     with_card, without = arms(setup, card, baseline)
-    a = play(with_card, seed, first, n, ("games", "cards"))
+    observe = set(sims.load(setup.game).tables["cards"].names or ()) >= OBSERVED_COLUMNS
+    a = play(with_card, seed, first, n, ("games", "cards") if observe else ("games",))
     b = play(without, seed, first, n, ("games",))
     holder = a["games"]["game"] % 2
     won_0 = (a["games"]["winner"] == holder).astype(np.int64)
     won_1 = (b["games"]["winner"] == holder).astype(np.int64)
+    out = np.zeros(len(SUMS), np.int64)
+    out[: S["gp_n"]] = n, won_0.sum(), won_1.sum(), int((won_0 != won_1).sum())
+    if not observe:  # a cards table without these columns: no observational metrics (null in values.parquet)
+        return out
     rows = a["cards"]
     mine = rows[(rows["card"] == card) & (rows["seat"] == rows["game"] % 2)]
     won, drawn = mine["won"] == 1, mine["first_drawn_turn"]
@@ -72,8 +79,6 @@ def value_batch(setup: Setup, card: int, baseline: str, seed: int, first: int, n
         "gns": drawn == -1,
         "played": mine["times_played"] > 0,
     }
-    out = np.zeros(len(SUMS), np.int64)
-    out[: S["gp_n"]] = n, won_0.sum(), won_1.sum(), int((won_0 != won_1).sum())
     for key, mask in subsets.items():
         out[S[f"{key}_n"]], out[S[f"{key}_k"]] = int(mask.sum()), int((mask & won).sum())
     return out
