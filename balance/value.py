@@ -283,6 +283,7 @@ def card_values(
     elapsed = time.perf_counter() - start
     summary = {
         "game": setup.game,
+        "rules_version": game.rules_version,
         "variant": setup.variant or game.default_variant,
         "bots": list(setup.bots),
         "params": dict(setup.params),

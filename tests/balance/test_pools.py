@@ -147,7 +147,8 @@ def test_compare_command_on_two_card_files_shows_the_diff_and_the_paired_delta(t
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
-    assert html.index('id="pools"') < html.index('id="summary"')
+    assert html.index('id="summary"') < html.index('id="pools"') < html.index('id="overview"')  # right at the top
+    assert "<b>Card pools.</b> 1 card(s) differ between the pools." in html
     assert "Blood Knight: ATK 2→0, DEF 1→0, keywords STEAL|DECAY|DEVOUR→none" in html
     assert "identical in all 1,500 paired games" in html
     assert "Δ = A − B [95 % CI]" in html

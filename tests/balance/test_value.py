@@ -207,3 +207,23 @@ def test_value_report_escapes_card_names(tmp_path):
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;Shark&lt;/b&gt;" in html
     assert "<b>Shark</b>" not in html
+
+
+def test_the_run_report_reads_the_values_balance_value_writes(tmp_path):
+    """The report of a run made with the same pool flags cards by these Δ (balance report --values DIR)."""
+    runner = CliRunner()
+    made = runner.invoke(cli, ["run", "-g", "cardinger", "-n", "400", "--out", str(tmp_path), "--name", "r", "-q"])
+    assert made.exit_code == 0, made.output
+    valued = runner.invoke(
+        cli,
+        ["value", "-g", "cardinger", "--card", "Furry Thief", "--card", "Demon Whiptail", "--half-width", "0.05",
+         "--batch", "500", "--min-pairs", "1000", "-w", "1", "--out", str(tmp_path / "v"), "-q"],
+    )  # fmt: skip
+    assert valued.exit_code == 0, valued.output
+    report = runner.invoke(
+        cli, ["report", str(tmp_path / "r"), "--values", str(tmp_path / "v"), "--out", str(tmp_path / "rep")]
+    )
+    assert report.exit_code == 0, report.output
+    html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    assert "counterfactual value" in html
+    assert "Furry Thief" in html
