@@ -50,7 +50,7 @@ def make_setup_from(flags: dict[str, Any]) -> Any:
     "--baseline", default=None, help="What replaces the card: same_cost, blank or a game's own [default: first]."
 )
 @click.option("--half-width", type=float, default=0.005, show_default=True, help="Target 95 % half-width (a fraction).")
-@click.option("--budget", type=float, default=120.0, show_default=True, help="Seconds for the whole run.")
+@click.option("--budget", type=float, default=120.0, show_default=True, help="Seconds of play (start-up not counted).")
 @click.option("--card", "cards", multiple=True, help="Value only this card (repeatable) [default: every card].")
 @click.option("--batch", type=int, default=2500, show_default=True, help="Paired games per batch.")
 @click.option("--min-pairs", type=int, default=5000, show_default=True, help="Paired games every card gets first.")
@@ -99,7 +99,7 @@ def value(
             f"{r['name'][:28]:<28} {r['delta'] * 100:+8.2f}  [{r['ci_low'] * 100:+6.2f}, {r['ci_high'] * 100:+6.2f}]"
             f"  {r['half_width'] * 100:5.2f}  {r['n_pairs']:>7,}{mark}"
         )
-    within = f"within ±{half_width * 100:.2f} pp in {summary['elapsed_s']} s"
+    within = f"within ±{half_width * 100:.2f} pp in {summary['elapsed_s']} s ({summary['startup_s']} s start-up)"
     click.echo(f"{summary['resolved']}/{summary['n_cards']} cards {within}")
     click.echo(str(report))
 

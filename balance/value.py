@@ -8,8 +8,9 @@ holder; Δ is the mean of ``d`` with a t interval. Games are allocated adaptivel
 batches: every card gets ``min_pairs`` first, then the batches go to the cards whose
 interval is furthest from ``half_width``; a card stops at the first batch boundary where
 its 95 % half-width is at most ``half_width`` (sequential stopping), or when the ``budget``
-in seconds runs out. A card's result uses its batches in order up to where it stopped, so
-it does not depend on the number of workers (unless the budget cut it short).
+in seconds of play runs out (worker start-up and kernel compilation are not counted). A
+card's result uses its batches in order up to where it stopped, so it does not depend on
+the number of workers (unless the budget cut it short).
 
 The observational card metrics (GP/OH/GD/GIH/GNS/played WR, IWD) come from the same
 games: the holder's row of the card in arm 0, where the card is always in the deck.
@@ -141,7 +142,7 @@ class ValueOptions:
 
     baseline: str | None = None  # default: the game's first value baseline
     half_width: float = 0.005  # stop a card once its 95 % half-width is at most this (a fraction)
-    budget: float = 120.0  # seconds for the whole run, worker start-up included
+    budget: float = 120.0  # seconds of play, from the first batch's start (worker start-up not counted)
     seed: int = 1
     workers: int = 0  # 0 = one per CPU
     batch: int = 2500  # pairs per batch
@@ -192,13 +193,21 @@ class Scheduler:
     def __init__(self, tallies: list[CardTally], setup: Setup, baseline: str, options: ValueOptions) -> None:
         """Schedule ``tallies``' cards under ``options`` (``baseline`` already checked)."""
         self.tallies, self.setup, self.baseline, self.options = tallies, setup, baseline, options
-        self.t0 = time.perf_counter()
-        self.done_pairs = 0
+        self.t0: float | None = None  # when the first batch started (set when its result arrives)
+
+    def started(self, seconds: float) -> None:
+        """Start the budget's clock at the first batch's start (``seconds`` ago), once.
+
+        Worker start-up (spawning, loading or compiling the kernels after a code change) is
+        not charged to the budget: a first run after an update would otherwise spend it there.
+        """
+        if self.t0 is None:
+            self.t0 = time.perf_counter() - seconds
 
     @property
     def elapsed(self) -> float:
-        """Return seconds since the scheduler started."""
-        return time.perf_counter() - self.t0
+        """Return seconds since the first batch started (0 before any result)."""
+        return 0.0 if self.t0 is None else time.perf_counter() - self.t0
 
     def default_sd(self) -> float:
         """Return the typical per-pair standard deviation seen so far (0.35 before any result)."""
@@ -272,8 +281,12 @@ def card_values(
     bar = ValueProgress(len(tallies), enabled=progress)
     scheduler = Scheduler(tallies, setup, baseline, options)
     played = 0
+    startup: float | None = None
     with nullcontext(pool) if pool is not None else Pool(options.workers) as workers:
         for batch in workers.run(scheduler.batches()):
+            scheduler.started(batch.seconds)
+            if startup is None:
+                startup = time.perf_counter() - start - batch.seconds
             card, index = batch.key
             by_card[card].add(index, batch.result, options.half_width, options.min_pairs)
             played += int(batch.result[S["n"]])
@@ -298,6 +311,8 @@ def card_values(
         "batch": options.batch,
         "min_pairs": options.min_pairs,
         "elapsed_s": round(elapsed, 2),
+        "startup_s": round(startup or 0.0, 2),  # before the first batch ran: worker start-up, kernel loading
+        "playing_s": round(scheduler.elapsed, 2),  # what the budget counts
         "pairs_played": played,
         "pairs_used": sum(t.pairs for t in tallies),
         "resolved": sum(t.resolved for t in tallies),
