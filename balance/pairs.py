@@ -11,6 +11,8 @@ Batches are deterministic units: a result never depends on which worker played i
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -113,6 +115,20 @@ class Batch:
     seconds: float = 0.0
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this process when its parent is gone (killed, say, by SIGTERM without cleanup).
+
+    A pool worker otherwise waits for work forever once its parent dies abruptly.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
     start = time.perf_counter()
     return func(*args), time.perf_counter() - start
@@ -132,7 +148,12 @@ class Pool:
         """Start the worker processes (``workers = 0``: one per CPU)."""
         self.workers = self.workers or default_workers()
         if self.workers > 1:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=mp.get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
 
     def __enter__(self) -> Pool:
         """Return the pool."""
