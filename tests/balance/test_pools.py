@@ -111,8 +111,22 @@ def test_edited_card_gets_a_paired_delta_narrower_than_unpaired(blood_knight):
     edited = compare_pools(*blood_knight).edited.row(0, named=True)
     assert edited["name"] == "Blood Knight"
     assert edited["n"] > 500
-    assert edited["lo"] > 0  # blanking a strong card lowers its holder's win rate (A = original)
+    assert edited["lo"] <= edited["delta"] <= edited["hi"]
+    assert edited["delta"] == pytest.approx(edited["win_a"] - edited["win_b"])
     assert (edited["hi"] - edited["lo"]) < 0.7 * (edited["unpaired_hi"] - edited["unpaired_lo"])
+
+
+def test_a_planted_effect_gets_a_significant_paired_delta(blood_knight, tmp_path):
+    # Blood Knight scoring 4 points a score action: its holder must win clearly more (Δ = A − B < 0)
+    planted = (BLOOD_KNIGHT[0], "Booster 3,Blood Knight,2,2,2,1,0,4,DEVOUR|STEAL|DECAY,")
+    original = blood_knight[0]
+    edited = load_run(play("cardinger", copy_alone("cardinger", tmp_path, planted), tmp_path, "planted", 3000))
+    found = compare_pools(original, edited)
+    assert found.decks["games_changed"] == 0
+    row = found.edited.row(0, named=True)
+    assert row["name"] == "Blood Knight"
+    assert row["hi"] < 0
+    assert row["unpaired_lo"] < row["lo"] and row["hi"] < row["unpaired_hi"]
 
 
 def test_cost_edit_changes_decks_and_the_comparison_says_how_many(tmp_path):

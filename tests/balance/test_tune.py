@@ -61,8 +61,10 @@ def test_param_candidates_are_small_playable_edits():
 
 
 def test_first_seat_tune_verifies_its_proposal_on_fresh_seeds(tmp_path):
+    # a first-turn draw gives the first seat about +10 pp: undoing it is the obvious proposal
+    setup = make_setup("cardinger", params={"first_turn_draw": 1})
     options = TuneOptions(**{**TINY.__dict__, "params": ("opening_hand", "first_turn_draw")})
-    result = tune(make_setup("cardinger"), "first_seat", options, tmp_path)
+    result = tune(setup, "first_seat", options, tmp_path)
     assert result.summary["verify_seed"] != result.summary["seed"]
     assert result.search.height >= 3
     assert result.verified.height == 1
@@ -70,7 +72,9 @@ def test_first_seat_tune_verifies_its_proposal_on_fresh_seeds(tmp_path):
     assert row["n"] == 1600
     assert row["before_lo"] <= row["before"] <= row["before_hi"]
     assert row["change_lo"] <= row["change"] <= row["change_hi"]
-    assert abs(row["after"]) < abs(row["before"]) or not row["improved"]
+    assert row["edit"] == "first_turn_draw = 0 (was 1)"
+    assert row["improved"]  # the verification on fresh seeds: the advantage fell beyond its interval
+    assert row["change_hi"] < 0 and abs(row["after"]) < abs(row["before"])
     write_tune(result, tmp_path / "out")
     assert pl.read_parquet(tmp_path / "out" / "verified.parquet").height == 1
 
