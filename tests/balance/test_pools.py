@@ -126,7 +126,8 @@ def test_a_planted_effect_gets_a_significant_paired_delta(blood_knight, tmp_path
     row = found.edited.row(0, named=True)
     assert row["name"] == "Blood Knight"
     assert row["hi"] < 0
-    assert row["unpaired_lo"] < row["lo"] and row["hi"] < row["unpaired_hi"]
+    assert row["unpaired_lo"] < row["lo"]
+    assert row["hi"] < row["unpaired_hi"]
 
 
 def test_cost_edit_changes_decks_and_the_comparison_says_how_many(tmp_path):

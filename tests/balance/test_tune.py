@@ -74,7 +74,8 @@ def test_first_seat_tune_verifies_its_proposal_on_fresh_seeds(tmp_path):
     assert row["change_lo"] <= row["change"] <= row["change_hi"]
     assert row["edit"] == "first_turn_draw = 0 (was 1)"
     assert row["improved"]  # the verification on fresh seeds: the advantage fell beyond its interval
-    assert row["change_hi"] < 0 and abs(row["after"]) < abs(row["before"])
+    assert row["change_hi"] < 0
+    assert abs(row["after"]) < abs(row["before"])
     write_tune(result, tmp_path / "out")
     assert pl.read_parquet(tmp_path / "out" / "verified.parquet").height == 1
 
