@@ -45,6 +45,7 @@ bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/python benchmarks/pure_python.py --game blessings
 	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000
 	$(BIN)/python benchmarks/pure_python.py --game cardrpg
+	$(BIN)/python benchmarks/value_speed.py --game cardinger
 
 report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write its report
 	rm -rf runs/$(NAME)
