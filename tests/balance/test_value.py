@@ -227,3 +227,26 @@ def test_the_run_report_reads_the_values_balance_value_writes(tmp_path):
     html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
     assert "counterfactual value" in html
     assert "Furry Thief" in html
+
+
+def test_the_engine_values_blessings_cards_through_its_own_baselines(tmp_path):
+    """Any game with the value interface works: Blessings (split decks) with either of its baselines.
+
+    Planted effect: spade:2 (Attack 2, Impact 1) given Attack 40 and Impact 9 is worth clearly more than the shipped card.
+    """
+    setup = make_setup("blessings", variant="split_deck")
+    assert check_value_support(setup, None)[1] == "blank"
+    path = tmp_path / "cards.csv"
+    edits = {("spade:2", "attack"): "40", ("spade:2", "impact"): "9"}
+    edit_cards("blessings", sims.load("blessings").cards_path, edits, path)
+    strong = make_setup("blessings", variant="split_deck", cards_file=path)
+    for baseline in ("blank", "next_suit"):
+        options = ValueOptions(baseline=baseline, cards=("spade:2",), workers=1, batch=1000, min_pairs=2000,
+                               half_width=0.03)  # fmt: skip
+        shipped, summary = card_values(setup, options)
+        planted, _ = card_values(strong, options)
+        assert summary["baseline"] == baseline
+        assert shipped["n_pairs"][0] >= 2000
+        assert shipped["ci_low"][0] <= shipped["delta"][0] <= shipped["ci_high"][0]
+        assert shipped["ci_high"][0] < planted["ci_low"][0]
+        assert planted["ci_low"][0] > 0
