@@ -232,7 +232,8 @@ def test_the_run_report_reads_the_values_balance_value_writes(tmp_path):
 def test_the_engine_values_blessings_cards_through_its_own_baselines(tmp_path):
     """Any game with the value interface works: Blessings (split decks) with either of its baselines.
 
-    Planted effect: spade:2 (Attack 2, Impact 1) given Attack 40 and Impact 9 is worth clearly more than the shipped card.
+    Planted effect: spade:2 (Attack 2, Impact 1) given Attack 40 and Impact 9 is worth clearly more than the shipped
+    card.
     """
     setup = make_setup("blessings", variant="split_deck")
     assert check_value_support(setup, None)[1] == "blank"
