@@ -81,7 +81,7 @@ def value(
       balance value --game cardinger --out reports/values
       balance value --game cardinger --baseline blank --half-width 0.01 --card "Blood Knight" --out /tmp/bk
     """
-    from balance.report.value import write_value_report
+    from balance.report.value import load_note, write_value_report
     from balance.value import ValueOptions, card_values, write_values
 
     setup = make_setup_from(flags)
@@ -100,6 +100,7 @@ def value(
             f"  {r['half_width'] * 100:5.2f}  {r['n_pairs']:>7,}{mark}"
         )
     within = f"within ±{half_width * 100:.2f} pp in {summary['elapsed_s']} s ({summary['startup_s']} s start-up)"
+    within += load_note(summary)
     click.echo(f"{summary['resolved']}/{summary['n_cards']} cards {within}")
     click.echo(str(report))
 

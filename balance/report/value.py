@@ -18,6 +18,12 @@ def _pp(x: float | None) -> str:
     return "–" if x is None else f"{x * 100:+.2f} pp"
 
 
+def load_note(summary: dict[str, Any]) -> str:
+    """Return " (load average L)" from the run's summary, or "" when it was not recorded."""
+    load = summary.get("load_average")
+    return f" (load average {load[0]:.1f})" if load else ""
+
+
 def value_summary(values: pl.DataFrame, summary: dict[str, Any]) -> list[str]:
     """Return the report's plain-language sentences (plain text)."""
     rows = values.filter(pl.col("delta").is_not_null()).sort("delta", descending=True)
@@ -26,7 +32,7 @@ def value_summary(values: pl.DataFrame, summary: dict[str, Any]) -> list[str]:
     resolved = int(values["resolved"].sum())
     lines.append(
         f"{resolved} of {values.height} cards reached ±{summary['half_width'] * 100:.2f} pp (95 %) in "
-        f"{summary['elapsed_s']:.0f} s on {summary['workers']} worker(s); achieved half-widths "
+        f"{summary['elapsed_s']:.0f} s on {summary['workers']} worker(s){load_note(summary)}; achieved half-widths "
         f"{half.min() * 100:.2f}–{half.max() * 100:.2f} pp; {summary['pairs_used']:,} paired games used."
         if half.len()
         else "No card was valued."
