@@ -86,16 +86,27 @@ def make_setup(
     return setup
 
 
-_CACHE: dict[Setup, Any] = {}
+_CACHE: dict[tuple[Setup, bytes], Any] = {}
+
+
+def _file_key(setup: Setup) -> bytes:
+    """Return the bytes of ``setup``'s card file (empty for the game's own): a rewritten file is a new setup."""
+    if setup.cards_file is None:
+        return b""
+    try:
+        return Path(setup.cards_file).read_bytes()
+    except OSError:
+        return b""  # resolve() reports the unreadable file
 
 
 def resolved(setup: Setup) -> Any:
-    """Return ``balance.spec.resolve`` of ``setup``, once per process."""
-    if setup not in _CACHE:
+    """Return ``balance.spec.resolve`` of ``setup``, once per process and card-file content."""
+    key = (setup, _file_key(setup))
+    if key not in _CACHE:
         if len(_CACHE) > 256:  # a long sweep or tune: keep memory bounded
             _CACHE.clear()
-        _CACHE[setup] = resolve(setup.run_spec())
-    return _CACHE[setup]
+        _CACHE[key] = resolve(setup.run_spec())
+    return _CACHE[key]
 
 
 def play(setup: Setup, seed: int, first: int, n: int, tables: tuple[str, ...] = ("games",)) -> dict[str, np.ndarray]:

@@ -111,10 +111,11 @@ def tune_cards(
         for column in columns:
             now = int(cell(base.game, source, name, column))
             for step in (-1, 1, -2, 2, -3, 3):
-                dest = out / "search" / f"{abs(hash((name, column, step))) % 10**8:08d}.csv"
+                dest = out / "search" / f"{card:03d}-{columns.index(column):02d}-{step + 3}.csv"  # one file per edit
                 try:
                     edit_cards(base.game, source, {(name, column): str(now + step)}, dest)
-                except SpecError:
+                except SpecError:  # a value the game refuses (out of its range): not a candidate
+                    dest.unlink(missing_ok=True)
                     continue
                 setup = Setup(**{**base.__dict__, "cards_file": str(dest)})
                 sums = _value_sums(inner, setup, card, baseline, options.seed, options.search_games, options.batch)

@@ -102,6 +102,8 @@ def test_cards_tune_writes_a_proposed_copy_and_never_the_original(tmp_path):
     row = result.verified.row(0, named=True)
     assert row["edit"].startswith(row["card"] + ": ")
     assert row["change_lo"] <= row["change"] <= row["change_hi"]
+    # every searched edit played its own card file (steps -1 and -2 once shared one: hash(-1) == hash(-2))
+    assert len(list((tmp_path / "search").glob("*.csv"))) == result.search.height
 
 
 def test_first_seat_is_refused_for_a_solitaire_game_whose_gradient_compares_an_outcome(tmp_path):

@@ -251,3 +251,15 @@ def test_the_engine_values_blessings_cards_through_its_own_baselines(tmp_path):
         assert shipped["ci_low"][0] <= shipped["delta"][0] <= shipped["ci_high"][0]
         assert shipped["ci_high"][0] < planted["ci_low"][0]
         assert planted["ci_low"][0] > 0
+
+
+def test_a_card_file_rewritten_in_place_is_played_as_rewritten(tmp_path):
+    """The per-process cache of prepared setups is keyed by the card file's content, not only its path."""
+    path = tmp_path / "cards.csv"
+    source = sims.load("cardinger").cards_path
+    edit_cards("cardinger", source, {("Bumblebee", "score"): "1"}, path)
+    setup = make_setup("cardinger", cards_file=path)
+    card = NAMES.index("Bumblebee")
+    assert int(balance.pairs.resolved(setup).pool.table["score"][card]) == 1
+    edit_cards("cardinger", source, {("Bumblebee", "score"): "5"}, path)
+    assert int(balance.pairs.resolved(setup).pool.table["score"][card]) == 5
