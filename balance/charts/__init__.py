@@ -7,8 +7,8 @@ scaling and sorting, and nothing is shown or saved. Figures are plain
 drawn in the style of ``balance.mplstyle``. Titles state ``n`` and the interval level.
 
 Split by concept: :mod:`._base` (style, palette, axes, forest rows), :mod:`.games`
-(win rates, seat advantage, length, leads, tempo), :mod:`.cards`, :mod:`.compare` and
-:mod:`.solitaire`; everything public is re-exported here, so callers use
+(win rates, seat advantage, length, leads, tempo), :mod:`.cards`, :mod:`.compare`,
+:mod:`.solitaire` and :mod:`.lab` (card values, sweeps); everything public is re-exported here, so callers use
 ``balance.charts.plot_x``.
 """
 
@@ -24,6 +24,7 @@ from balance.charts.games import (
     plot_tempo,
     plot_win_rates,
 )
+from balance.charts.lab import plot_sweep_curve, plot_value_forest
 from balance.charts.solitaire import plot_group_means, plot_level_progression, plot_step_outcomes
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "plot_rank_shift",
     "plot_step_outcomes",
     "plot_steps_per_game",
+    "plot_sweep_curve",
     "plot_tempo",
+    "plot_value_forest",
     "plot_win_rates",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from balance.lab_charts import plot_sweep_curve
+from balance.charts import plot_sweep_curve
 from balance.report.html import (
     Charts,
     esc,

@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from balance.lab_charts import plot_value_forest
+from balance.charts import plot_value_forest
 from balance.report.html import Charts, esc, estimate, key_values, note, number, page, points, section, table, text
 from balance.value import rank_correlations, verdict_differences
 

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
 
-from balance.charts import GREY, PALETTE, STYLE, new_axes
+from balance.charts._base import GREY, PALETTE, STYLE, new_axes
 
 
 def _label(value: Any) -> str:
