@@ -16,10 +16,11 @@ $(STAMP): pyproject.toml requirements.lock
 
 install: $(STAMP)
 
-demo: install  ## simulate the demo spec (200 000 Cardinger games) and write its report
+demo: install  ## simulate the demo spec (200 000 Cardinger games), value every card (±1 pp), write the report
 	rm -rf $(DEMO_RUN)
 	$(BIN)/balance run reports/demo/spec.toml --out runs --name demo
-	$(BIN)/balance report $(DEMO_RUN) --out reports/demo
+	$(BIN)/balance value --game cardinger --half-width 0.01 --out $(DEMO_RUN)/values
+	$(BIN)/balance report $(DEMO_RUN) --values $(DEMO_RUN)/values --out reports/demo
 	@echo "open reports/demo/index.html"
 
 test: install  ## the whole test suite (CI runs this); the browser tests are left out (make test-browser)

@@ -215,6 +215,17 @@ def _overview(c: ReportContext) -> str:
     return section("overview", "Run", *parts)
 
 
+def _values_how(meta: dict[str, str]) -> str:
+    """Return the one-line method of counterfactual values, naming the bots that played them."""
+    bots = meta.get("bots", "").replace(",", " vs ") or "the run's bots"
+    baseline = meta.get("baseline", "the game's default").replace("_", " ")
+    return (
+        f"Δ is the holder's win rate with the card minus with its copies replaced by the {baseline} baseline, "
+        f"on the same seeds, played by {bots}. A value belongs to the bot that played it: a bot that misplays a "
+        "card makes it look weak, so check a surprising verdict with a stronger bot (balance value --bots)."
+    )
+
+
 def _card_sentences(c: ReportContext) -> list[Sentence]:
     facts = c.cards
     if facts is None:
@@ -230,6 +241,8 @@ def _card_sentences(c: ReportContext) -> list[Sentence]:
             pl.col(f"{b}_hi").alias("hi"),
         )
         out = flagged_sentences(frame, counterfactual=facts.basis == "delta")
+        if facts.basis == "delta" and facts.counterfactual is not None:
+            out.append(("How values are measured", _values_how(facts.counterfactual.meta)))
         if facts.counterfactual is not None and facts.counterfactual.caveats:
             out.append(("Caution", "; ".join(facts.counterfactual.caveats).capitalize() + "."))
         if facts.basis == "gih_wr":
