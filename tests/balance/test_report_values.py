@@ -192,6 +192,9 @@ def test_balance_value_s_summary_beside_the_file_describes_the_values(small_run:
         in html
     )
     assert _items(html)["Caution"] == "The values were measured under variant digital, this run is modern & <i>new</i>."
+    how = _items(html)["How values are measured"]
+    assert "replaced by the same cost baseline" in how
+    assert "played by tuned vs tuned" in how
     (path.parent / "value.json").write_text('{"game": "blessings"}', encoding="utf-8")
     with pytest.raises(ValuesError, match="values of game 'blessings'"):
         read_values(path, small_run)
