@@ -9,7 +9,12 @@ import importlib
 
 from sims.core.spec import GameSpec
 
-GAMES: dict[str, str] = {"cardinger": "sims.cardinger", "blessings": "sims.blessings", "cardrpg": "sims.cardrpg"}
+GAMES: dict[str, str] = {
+    "cardinger": "sims.cardinger",
+    "blessings": "sims.blessings",
+    "cardrpg": "sims.cardrpg",
+    "cardia": "sims.cardia",
+}
 
 
 def available() -> tuple[str, ...]:

@@ -1,0 +1,247 @@
+"""The bots' choices inside abilities and locations (every ``Decision`` but PLAY).
+
+``random`` picks a uniform option. ``greedy`` and ``expert`` share these choices: options
+that change influence or tokens are tried on the table (``derive``) and the best
+position value kept; factions are named from the unseen opposing cards; discards give
+up the card worth least (``bots.worth``); copies take the ability worth most (``ABILITY_WORTH``).
+"""
+
+import numpy as np
+
+from sims.cardia.bots import (
+    Bot,
+    W,
+    best_modifier,
+    candidates,
+    cheapest_card,
+    position_value,
+    try_modifier,
+    worth,
+)
+from sims.cardia.state import NO_CARD, Ability, Decision, Lane, VoidMode
+from sims.cardia.table import derive, influence, remove_encounter
+from sims.core import rng
+from sims.core.jit import kernel
+
+# Worth of activating each ability (signets; by Ability code), for choices made inside an
+# ability: which card a Magistra, Illusionist or Elemental copies, the Librarian's sign.
+# The Djinn is a win (weight ``win``); the card choice uses ``bots.estimate`` instead.
+ABILITY_WORTH = (
+    0.0, 1.0, 0.8, 0.2, 1.0, 0.6, 0.4, 0.8, 1.0, 0.8, 1.0, 0.8, 0.5, 1.0, 0.5, 1.5, 0.0,  # NONE..DJINN
+    1.0, 0.3, 0.8, 0.8, 0.6, 0.4, 0.8, 0.3, 0.3, 0.5, 0.8, 1.0, 1.0, 0.8, 3.0, 2.0,  # POISONER..SUCCESSOR
+)  # fmt: skip
+
+
+@kernel
+def option_index(s, option: int) -> int:
+    """Return the index of ``option`` in the option list, or -1."""
+    for i in range(s.scratch.n_legal):
+        if s.scratch.legal[i] == option:
+            return i
+    return -1
+
+
+@kernel
+def faction_count(s, g, p: int, most: bool) -> int:
+    """Return the faction with the most (or fewest) unseen opposing cards, weighted by influence."""
+    n = candidates(s, g, p, NO_CARD)
+    best, best_f = -np.inf, 0
+    for f in range(4):
+        total = 0.0
+        for i in range(n):
+            c = s.scratch.unseen[i]
+            if s.cards[c].faction == f:
+                total += 1.0 + s.cards[c].influence / 32.0
+        v = total if most else -total
+        if v > best:
+            best, best_f = v, f
+    return best_f
+
+
+@kernel
+def best_void(s, g, p: int) -> int:
+    """Return the Void Mage target worth most to seat ``p`` (its mode goes to ``scratch.plan[p, 0]``)."""
+    best, best_t, best_mode = -np.inf, s.scratch.legal[0], VoidMode.MODIFIERS
+    for i in range(s.scratch.n_legal):
+        t = s.scratch.legal[i]
+        k, side = t // 2, t % 2
+        if g.mod[k, side] != 0:
+            v = try_modifier(s, g, k, side, -g.mod[k, side], p)
+            if v > best:
+                best, best_t, best_mode = v, t, VoidMode.MODIFIERS
+        if g.tok[k, side] > 0:
+            kept = g.tok[k, side]
+            g.tok[k, side] = 0
+            derive(s, g)
+            v = position_value(s, g, p)
+            g.tok[k, side] = kept
+            if v > best:
+                best, best_t, best_mode = v, t, VoidMode.TOKENS
+    derive(s, g)
+    s.scratch.plan[p, 0] = best_mode
+    return best_t
+
+
+@kernel
+def best_kinesis(s, g, p: int) -> int:
+    """Return the Kinesis Mage source worth most to seat ``p`` (its destination goes to ``scratch.plan[p, 1]``)."""
+    best, best_f, best_t = -np.inf, s.scratch.legal[0], -1
+    for i in range(s.scratch.n_legal):
+        f = s.scratch.legal[i]
+        fk = f // 2
+        mod, tok = g.mod[fk, p], g.tok[fk, p]
+        for tk in range(g.n_enc):
+            if tk == fk or not g.up[tk]:
+                continue
+            g.mod[fk, p], g.tok[fk, p] = 0, 0
+            g.mod[tk, p] += mod
+            g.tok[tk, p] += tok
+            derive(s, g)
+            v = position_value(s, g, p)
+            g.mod[tk, p] -= mod
+            g.tok[tk, p] -= tok
+            g.mod[fk, p], g.tok[fk, p] = mod, tok
+            if v > best:
+                best, best_f, best_t = v, f, tk * 2 + p
+    derive(s, g)
+    s.scratch.plan[p, 1] = best_t
+    return best_f
+
+
+@kernel
+def best_swamp(s, g, p: int) -> int:
+    """Return the Swamp Guardian's card to take back: the best table once its encounter is gone, plus the card."""
+    w = s.scratch.weights[p]
+    best, best_t = -np.inf, s.scratch.legal[0]
+    for i in range(s.scratch.n_legal):
+        t = s.scratch.legal[i]
+        s.scratch.sim[2] = g
+        trial = s.scratch.sim[2]
+        trial.sim = 1
+        remove_encounter(s, trial, t // 2)
+        derive(s, trial)
+        v = position_value(s, trial, p) + worth(s, g.card[t // 2, p], w)
+        if v > best:
+            best, best_t = v, t
+    return best_t
+
+
+@kernel
+def ability_worth(s, w, c: int) -> float:
+    """Return the static worth of activating card ``c``'s ability (``ABILITY_WORTH``; a Djinn wins the game)."""
+    a = s.cards[c].effect
+    if a == Ability.DJINN:
+        return w[W.WIN]
+    return w[W.ABILITY] * ABILITY_WORTH[a]
+
+
+@kernel
+def best_copy(s, g, p: int, kind: int) -> int:
+    """Return the Magistra / Illusionist target or Elemental card worth most to seat ``p``.
+
+    An ongoing card (Illusionist) is tried with a token on the table; an instant one is
+    worth its ``ABILITY_WORTH`` (an Elemental's card also loses its worth in hand).
+    """
+    w = s.scratch.weights[p]
+    best, best_o = -np.inf, s.scratch.legal[0]
+    for i in range(s.scratch.n_legal):
+        o = s.scratch.legal[i]
+        if kind == Decision.ELEMENTAL_CARD:
+            v = ability_worth(s, w, o) - worth(s, o, w)
+        else:
+            k = o // 2
+            c = g.card[k, p]
+            if s.cards[c].ongoing:
+                before = position_value(s, g, p)
+                g.tok[k, p] += 1
+                derive(s, g)
+                v = position_value(s, g, p) - before
+                g.tok[k, p] -= 1
+                derive(s, g)
+            else:
+                v = ability_worth(s, w, c)
+        if v > best:
+            best, best_o = v, o
+    return best_o
+
+
+@kernel
+def guard_response(s, g, p: int) -> int:
+    """Return seat ``p``'s answer to a Palace Guard: discard its cheapest card of the faction unless +7 costs less."""
+    w = s.scratch.weights[p]
+    t = g.focus
+    if t < 0:
+        return NO_CARD
+    now = position_value(s, g, p)
+    after = try_modifier(s, g, t // 2, t % 2, 7, p)
+    derive(s, g)
+    c = cheapest_card(s, g, p)
+    if c == NO_CARD or worth(s, c, w) >= now - after:
+        return NO_CARD
+    return c
+
+
+@kernel
+def librarian_sign(s, g, p: int) -> int:
+    """Return 0 (+2) or 1 (-2) for seat ``p``'s card just revealed: the better table, abilities counted."""
+    w = s.scratch.weights[p]
+    k = g.cur
+    o = 1 - p
+    best, best_sign = -np.inf, 0
+    for sign in range(2):
+        delta = 2 if sign == 0 else -2
+        v = try_modifier(s, g, k, p, delta, p)
+        d = influence(s, g, k, p) + delta - influence(s, g, k, o)
+        if d < 0:
+            v += ability_worth(s, w, g.card[k, p])
+        elif d > 0:
+            v -= ability_worth(s, w, g.card[k, o])
+        if v > best:
+            best, best_sign = v, sign
+    derive(s, g)
+    return best_sign
+
+
+@kernel
+def planned(s, p: int, slot: int) -> int:
+    """Return the planned option ``scratch.plan[p, slot]`` if it is legal, else the first option."""
+    i = option_index(s, s.scratch.plan[p, slot])
+    return s.scratch.legal[i if i >= 0 else 0]
+
+
+@kernel
+def greedy_option(s, g, p: int, kind: int) -> int:
+    """Return the greedy choice of seat ``p`` for decision ``kind`` among ``scratch.legal``."""
+    if kind == Decision.INVENTOR_PLUS or kind == Decision.PRODIGY_TARGET:
+        return best_modifier(s, g, p, 3)
+    if kind == Decision.INVENTOR_MINUS or kind == Decision.ENVOY_TARGET:
+        return best_modifier(s, g, p, -3)
+    if kind == Decision.VOID_TARGET:
+        return best_void(s, g, p)
+    if kind == Decision.VOID_MODE:
+        return planned(s, p, 0)
+    if kind == Decision.KINESIS_FROM:
+        return best_kinesis(s, g, p)
+    if kind == Decision.KINESIS_TO:
+        return planned(s, p, 1)
+    if kind == Decision.SWAMP_TARGET:
+        return best_swamp(s, g, p)
+    if kind == Decision.MAGISTRA_TARGET or kind == Decision.ILLUSIONIST_TARGET or kind == Decision.ELEMENTAL_CARD:
+        return best_copy(s, g, p, kind)
+    if kind == Decision.GUARD_DISCARD:
+        return guard_response(s, g, p)
+    if kind == Decision.GUARD_FACTION or kind == Decision.BLACKMAIL_FACTION:
+        return faction_count(s, g, p, False)
+    if kind == Decision.AMBUSH_FACTION or kind == Decision.WITCH_FACTION:
+        return faction_count(s, g, p, True)
+    if kind == Decision.LIBRARIAN_SIGN:
+        return librarian_sign(s, g, p)
+    return cheapest_card(s, g, p)  # DISCARD_HAND, SCRAPYARD_CARD
+
+
+@kernel
+def choose_option(s, g, p: int, kind: int, bot: int) -> int:
+    """Return bot ``bot``'s choice for seat ``p`` (random: uniform on lane BOT + p)."""
+    if bot == Bot.RANDOM:
+        return s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, s.scratch.n_legal)]
+    return greedy_option(s, g, p, kind)
