@@ -78,7 +78,7 @@ def _round(state: np.ndarray, through_phase3: int) -> None:
     s.meta.stop_phase3 = 1 - through_phase3
     kernel.play_round(s, g)
     s.meta.stop_phase3 = 0
-    if not g.over and g.round >= s.params.max_rounds:
+    if not g.over and g.round_no >= s.params.max_rounds:
         end_game(s, g, -1, EndReason.TIMEOUT)
 
 
@@ -204,6 +204,7 @@ def build_position(params: Any, pool: Any, scenario: Mapping[str, Any], source: 
         raise ScenarioError(f"{source}: key 'position.{sorted(unknown)[0]}' is unknown; known: {sorted(POSITION_KEYS)}")
     pos, s = b.pos, b.state[0]
     pos["pend_bm"][0, :] = -1
+    pos["due_bm"][0, :, :] = -1  # no Blackmailer named for any stated card
     pos["cur"][0], pos["winner"][0], pos["end_reason"][0], pos["focus"][0] = -1, -1, EndReason.TIMEOUT, -1
     loc = position.get("location", Location(int(params.location)).name.lower())
     if not isinstance(loc, str) or loc.upper() not in Location.__members__ or loc.upper() == "SWEEP":
@@ -293,10 +294,10 @@ def _load_moves(b: _Builder, moves: Any) -> tuple[list[bool], list[list[int]]]:
         if unknown:
             raise ScenarioError(f"{b.source}: key '{key}.{sorted(unknown)[0]}' is unknown; known: {sorted(MOVE_KEYS)}")
         play = move.get("play")
-        if not isinstance(play, list) or len(play) != 2 or not all(isinstance(n, str) for n in play):
-            raise ScenarioError(f"{b.source}: key '{key}.play': expected [seat 0's card, seat 1's card]")
-        for p in range(2):
-            scratch["plays"][0, p, i] = card_ids(play[p], b.index, b.source, f"{key}.play")[0]
+        if not isinstance(play, list) or len(play) not in (0, 2) or not all(isinstance(n, str) for n in play):
+            raise ScenarioError(f"{b.source}: key '{key}.play': expected [seat 0's card, seat 1's card] (or [])")
+        for p in range(2):  # [] = nobody places: a round whose phase 1 ends the game (R12)
+            scratch["plays"][0, p, i] = card_ids(play[p], b.index, b.source, f"{key}.play")[0] if play else -1
         starts.append([len(script[0]), len(script[1])])
         choices = _table(move.get("choices", {}), f"{key}.choices", b.source)
         for seat, tokens in choices.items():
@@ -368,9 +369,9 @@ def observe(b: _Builder) -> Outcome:
     obs["pending.fortune"] = [int(x) for x in pos["fortune"]]
     obs["pending.blackmail"] = [Faction(int(x)).name.lower() if x >= 0 else "" for x in pos["pend_bm"]]
     events = b.state["scratch"]["log"][0, : int(b.state["meta"]["log_n"][0])]
-    for kind, key in ((EventKind.ACTIVATE, "activated"), (EventKind.COPY, "copied")):
+    for kind, key in ((EventKind.ACTIVATE, "activated"), (EventKind.COPY, "copied"), (EventKind.FACE_UP, "face_up")):
         picked = events[events["kind"] == kind]
-        field = "card" if kind == EventKind.ACTIVATE else "target"
+        field = "target" if kind == EventKind.COPY else "card"
         obs[key] = [f"{int(e['seat'])}:{names[int(e[field])]}" for e in picked]
     lines.append(f"signets {obs['signets'][0]}-{obs['signets'][1]}; round {obs['round']}; winner {obs['winner']}")
     lines += [f"hand {seat}: {', '.join(obs[f'hand.{seat}']) or '-'}" for seat in SEATS]
