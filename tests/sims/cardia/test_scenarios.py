@@ -90,7 +90,8 @@ def test_positions_the_rules_cannot_produce_are_one_line_errors(tmp_path, body, 
 def test_a_scripted_choice_that_is_not_legal_names_the_move_and_choice(tmp_path):
     path = tmp_path / "illegal.toml"
     path.write_text(
-        'game = "cardia"\n[position]\nencounters = [{ cards = ["Surgeon", "Mediator"] }, { cards = ["Saboteur", "Judge"] }]\n'
+        'game = "cardia"\n[position]\n'
+        'encounters = [{ cards = ["Surgeon", "Mediator"] }, { cards = ["Saboteur", "Judge"] }]\n'
         'hand.0 = ["Swamp Guardian"]\nhand.1 = ["Djinn"]\n'
         '[[moves]]\nplay = ["Swamp Guardian", "Djinn"]\nchoices.0 = ["1:Mediator"]\n[expect]\nover = false\n'
     )
