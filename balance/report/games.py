@@ -10,6 +10,7 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
+from balance.metrics.groups import has_first_seat
 from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, points, section, table, text
 from balance.report.tables import summary_table, wide_counters
 
@@ -42,14 +43,15 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
         rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
         charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
     charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
-    if n_seats >= 2:
+    ordered = n_seats >= 2 and has_first_seat(run.games)  # a game of simultaneous choices has no turn order
+    if ordered:
         by_pos = m.win_rates(run.seats, by="position", games=run.games)
         rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
     parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
     parts.append(
         table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
     )
-    if has_bot and n_seats >= 2:
+    if has_bot and ordered:
         cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games)
         parts.append("<h3>By bot and turn order</h3>")
         parts.append(
@@ -65,6 +67,9 @@ def first_seat_section(run: Run, n_seats: int, out: Charts) -> str:
     if n_seats < 2 or not all(c in _cols(run.games) for c in ("winner", "first_seat")):
         why = "Single-seat game" if n_seats < 2 else "No games.winner or games.first_seat column"
         return section("first-seat", "First-seat advantage", note(f"{why}: no first-seat advantage to measure."))
+    if not has_first_seat(run.games):
+        why = "No seat moves first (games.first_seat = -1: choices are simultaneous); seats compare in Win rates."
+        return section("first-seat", "First-seat advantage", note(why))
     fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
     r = fsa.row(0, named=True)
     rows = [

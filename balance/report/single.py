@@ -24,10 +24,12 @@ import sims
 from balance import metrics as m
 from balance.io import Run
 from balance.metrics import verdicts
+from balance.metrics.groups import has_first_seat
 from balance.metrics.tiers import tier_counts, tier_names
 from balance.report import counterfactual
 from balance.report.cards import MIRROR_CARDS, CardFacts, Pending, attributes_section, card_facts, cards_section
 from balance.report.counterfactual import CardValues
+from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.games import (
     TempoData,
     counters_section,
@@ -267,7 +269,7 @@ def _summary(c: ReportContext) -> str:
         items += solitaire_sentences(c.run)
         items.append(length_sentence(games, c.unit, rounds=False, solitaire=True))
     else:
-        if {"winner", "first_seat"} <= set(_cols(games)):
+        if {"winner", "first_seat"} <= set(_cols(games)) and has_first_seat(games):
             items.append(seat_sentence(games, c.n_seats))
         items += [s for s in (bots_sentence(c.run.seats), draws_sentence(games)) if s is not None]
         rounds = c.tempo is not None and c.tempo.curve_unit == "round"
@@ -333,6 +335,8 @@ SECTIONS: list[Section] = [
         "Length",
         lambda c: length_section(c.run, c.unit, c.out) if c.solitaire else game_length_section(c.run, c.out),
     ),
+    Section("settings", "Settings", lambda c: groups_by_setting_section(c.run)),
+    Section("card-events", "Card events", lambda c: card_events_section(c.run)),
     Section("groups", "Groups", lambda c: groups_section(c.run, c.out) if c.solitaire else None),
     Section(
         "levels",

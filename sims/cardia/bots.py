@@ -238,13 +238,14 @@ def faction_unseen(s, g, n_unseen: int) -> float:
 
 
 @kernel
-def estimate(s, g, w, q: int, c: int, k: int, n_unseen: int) -> tuple:
+def estimate(s, g, judge: int, q: int, c: int, k: int, n_unseen: int) -> tuple:
     """Return (base, threshold, bonus): the worth to seat ``q`` of activating card ``c`` as "this card" at ``k``.
 
     ``k`` may be ``n_enc`` (the encounter about to be placed). ``bonus`` is added when the
     card lost its encounter by ``threshold`` or less (the ability wins it back). Worth is
-    in signets (``w``: the judging bot's weights); winning the game is ``W.WIN``.
+    in signets (weights of the judging seat ``judge``); winning the game is ``W.WIN``.
     """
+    w = s.scratch.weights[judge]
     o = 1 - q
     ability = s.cards[c].effect
     own = influence(s, g, k, q) if k < g.n_enc else s.cards[c].influence + g.pend_mod[q]
@@ -279,7 +280,7 @@ def estimate(s, g, w, q: int, c: int, k: int, n_unseen: int) -> tuple:
             if g.up[j] and j != k:
                 base = max(base, g.sig[j, o] - g.sig[j, q] + w[W.CARD])
     elif ability == Ability.MAGISTRA or ability == Ability.ILLUSIONIST or ability == Ability.ELEMENTAL:
-        base = copy_estimate(s, g, w, q, ability, k, own)
+        base = copy_estimate(s, g, judge, q, ability, k, own)
     elif ability == Ability.INVENTOR:
         base, thr, bonus = 0.7, 3, 2.0
     elif ability == Ability.DJINN:
@@ -316,8 +317,9 @@ def holds(s, g, p: int, ability: int) -> bool:
 
 
 @kernel
-def copy_estimate(s, g, w, p: int, ability: int, k: int, own: int) -> float:
+def copy_estimate(s, g, judge: int, p: int, ability: int, k: int, own: int) -> float:
     """Return a rough worth of Magistra / Illusionist / Elemental: a win if they can reach a Djinn, else 1."""
+    w = s.scratch.weights[judge]
     if ability == Ability.ELEMENTAL:
         return w[W.WIN] if holds(s, g, p, Ability.DJINN) else 1.0 + w[W.CARD]
     found = 0.0
@@ -365,26 +367,6 @@ def stakes(s, g, p: int) -> tuple:
 
 
 @kernel
-def encounter_value(s, g, w, p: int, d: int, gain: float, loss: float, mine: tuple, theirs: tuple) -> float:
-    """Return seat ``p``'s one-round value of an encounter its card wins by ``d`` (loses if negative).
-
-    ``mine`` / ``theirs``: (base, threshold, bonus) ability estimates of the two cards.
-    """
-    o = 1 - p
-    if g.pend_lib[p] > 0 and -2 <= d <= 2 and d != 0:  # the Librarian's +-2 is chosen after seeing both cards
-        d = d + 2 if d > 0 else d - 2
-    if d > 0:
-        return w[W.SIGNET] + gain - theirs[0] - (theirs[2] if d <= theirs[1] else 0.0)
-    if d < 0:
-        v = -w[W.SIGNET] - loss + mine[0] + (mine[2] if -d <= mine[1] else 0.0)
-        if g.pend_eng[p] > 0 and -d < 5 * g.pend_eng[p]:  # the Engineer's +5 comes after the ability (R8)
-            v += 2 * w[W.SIGNET] + gain + loss
-        return v
-    judge = has_active(s, g, p, Ability.JUDGE) - has_active(s, g, o, Ability.JUDGE)
-    return judge * (w[W.SIGNET] + (gain if judge > 0 else loss))
-
-
-@kernel
 def forbidden(s, g, p: int, c: int) -> bool:
     """Return True if revealing ``c`` would lose seat ``p`` the game at once (Haunted Catacombs)."""
     last = g.n_enc - 1
@@ -428,28 +410,46 @@ def candidates(s, g, p: int, known: int) -> int:
 
 @kernel
 def greedy_play(s, g, p: int, known: int) -> int:
-    """Return the greedy card for seat ``p`` (``known``: the opponent's face-up card, or NO_CARD)."""
-    w = s.scratch.weights[p]
+    """Return the greedy card for seat ``p`` (``known``: the opponent's face-up card, or NO_CARD).
+
+    The mean over the unseen opposing cards of ``encounter_value`` (inlined here: the pair
+    loop is the bot's hot spot), minus the costs at reveal (``reveal_cost``).
+    """
     o = 1 - p
     k = g.n_enc
     n_unseen = candidates(s, g, p, known)
     gain, loss = stakes(s, g, p)
-    for j in range(n_unseen):  # the opponent's abilities, once per decision
-        base, thr, bonus = estimate(s, g, w, o, s.scratch.unseen[j], k, n_unseen)
-        s.scratch.value[j], s.scratch.value[64 + j], s.scratch.est_thr[j] = base, bonus, thr
+    judge = has_active(s, g, p, Ability.JUDGE) - has_active(s, g, o, Ability.JUDGE)
+    signet, win = s.scratch.weights[p, W.SIGNET], s.scratch.weights[p, W.WIN]
+    tie_value = judge * (signet + (gain if judge > 0 else loss))
+    shift = 2 if g.pend_lib[p] > 0 else 0  # the Librarian's +-2 is chosen after seeing both cards
+    engineer = 5 * g.pend_eng[p]  # the Engineer's +5 comes after the ability (R8)
+    val = s.scratch.value
+    for j in range(n_unseen):  # the opponent's abilities and influence, once per decision
+        base, thr, bonus = estimate(s, g, p, o, s.scratch.unseen[j], k, n_unseen)
+        val[j], val[64 + j], s.scratch.est_thr[j] = base, bonus, thr
+        s.scratch.est_infl[j] = s.cards[s.scratch.unseen[j]].influence + g.pend_mod[o]
     best, best_c = -np.inf, g.hand[p, 0]
     for i in range(g.hand_n[p]):
         c = g.hand[p, i]
         if forbidden(s, g, p, c):
-            v = -w[W.WIN]
+            v = -win
         else:
-            mine = estimate(s, g, w, p, c, k, n_unseen)
+            m_base, m_thr, m_bonus = estimate(s, g, p, p, c, k, n_unseen)
+            mine = s.cards[c].influence + g.pend_mod[p]
             v = 0.0
             for j in range(n_unseen):
-                oc = s.scratch.unseen[j]
-                d = s.cards[c].influence + g.pend_mod[p] - s.cards[oc].influence - g.pend_mod[o]
-                theirs = (s.scratch.value[j], s.scratch.est_thr[j], s.scratch.value[64 + j])
-                v += encounter_value(s, g, w, p, d, gain, loss, mine, theirs)
+                d = mine - s.scratch.est_infl[j]
+                if shift and -shift <= d <= shift and d != 0:
+                    d = d + shift if d > 0 else d - shift
+                if d > 0:
+                    v += signet + gain - val[j] - (val[64 + j] if d <= s.scratch.est_thr[j] else 0.0)
+                elif d < 0:
+                    v += -signet - loss + m_base + (m_bonus if -d <= m_thr else 0.0)
+                    if -d < engineer:
+                        v += 2 * signet + gain + loss
+                else:
+                    v += tie_value
             v = v / max(1, n_unseen) - reveal_cost(s, g, p, c)
         if v > best:
             best, best_c = v, c

@@ -47,7 +47,7 @@ from sims.cardia.state import (
     ScriptTag,
     VoidMode,
 )
-from sims.cardia.table import derive, end_game, influence
+from sims.cardia.table import derive, end_game
 from sims.core import Outcome, ScenarioError
 from sims.core.jit import kernel as jit
 from sims.core.scenario import card_ids, check_unique_places
@@ -202,7 +202,7 @@ def build_position(params: Any, pool: Any, scenario: Mapping[str, Any], source: 
     unknown = set(position) - POSITION_KEYS
     if unknown:
         raise ScenarioError(f"{source}: key 'position.{sorted(unknown)[0]}' is unknown; known: {sorted(POSITION_KEYS)}")
-    pos, s = b.pos, b.state[0]
+    pos = b.pos
     pos["pend_bm"][0, :] = -1
     pos["due_bm"][0, :, :] = -1  # no Blackmailer named for any stated card
     pos["cur"][0], pos["winner"][0], pos["end_reason"][0], pos["focus"][0] = -1, -1, EndReason.TIMEOUT, -1
@@ -226,7 +226,7 @@ def build_position(params: Any, pool: Any, scenario: Mapping[str, Any], source: 
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds < MAX_ROUNDS:
         raise ScenarioError(f"{source}: key 'position.round': expected a number 0..{MAX_ROUNDS - 1}")
     pos["round_no"][0], pos["tied_five"][0] = rounds, int(bool(position.get("tied_five", False)))
-    s.meta.match_game = 1
+    b.state["meta"]["match_game"][0] = 1  # item syntax: a state made by Numba holds plain np.void rows
     _derive(b.state)
     _check_signets(b, stated, position.get("signets"))
     return b
@@ -332,7 +332,6 @@ def _script_error(b: _Builder, starts: list[list[int]], move: int) -> str:
 def observe(b: _Builder) -> Outcome:
     """Return the observed keys (see RULES.md §7) and the readable table of the position."""
     pos, names = b.pos[0], b.pool.names
-    s = b.state[0]
     obs: dict[str, Any] = {}
     over = bool(pos["over"])
     obs["over"] = over
@@ -352,7 +351,7 @@ def observe(b: _Builder) -> Outcome:
     lines = []
     for k in range(n):
         cards = [names[int(pos["card"][k, p])] for p in range(2)]
-        infl = [int(influence(s, s.pos, k, p)) for p in range(2)]
+        infl = [int(b.pool.table["influence"][pos["card"][k, p]] + pos["mod"][k, p]) for p in range(2)]
         key = f"encounter.{k + 1}"
         obs[f"{key}.cards"], obs[f"{key}.influence"] = cards, infl
         obs[f"{key}.mods"] = [int(pos["mod"][k, p]) for p in range(2)]

@@ -509,11 +509,13 @@ SCRATCH_DTYPE = np.dtype(
         ("plays_k", np.int16),
         ("plan", np.int32, (2, 4)),  # a bot's plan across linked decisions (e.g. Void Mage target, then mode)
         ("weights", np.float64, (2, N_WEIGHTS)),  # each seat's bot weights (bots.BotParams)
-        ("seen", np.int16, (MAX_CARDS,)),  # marks of the card-conservation audit
+        ("seen", np.int16, (MAX_CARDS,)),  # marks (conservation audit, unseen cards)
+        ("act", np.int8, (MAX_ROUNDS, 2)),  # ongoing ability in effect on each card (table.derive)
         ("unseen", np.int16, (MAX_DECK,)),  # a bot's candidate opposing cards
         ("tmp", np.int16, (MAX_DECK,)),  # rule work space (cards collected before they are discarded)
         ("value", np.float64, (MAX_LEGAL,)),  # a bot's value per option (greedy: opposing abilities)
         ("est_thr", np.int16, (MAX_DECK,)),  # greedy: thresholds of the opposing ability estimates
+        ("est_infl", np.int16, (MAX_DECK,)),  # greedy: influence the opposing cards would reveal with
         ("hidden", np.int16, (MAX_DECK,)),  # expert: every card the opponent may hold (hand and deck)
         ("cand", np.int16, (MAX_DECK,)),  # expert: the opposing cards it plays against
         ("matrix", np.float64, (MAX_DECK * MAX_DECK,)),  # expert: value of own card i against opposing card j

@@ -57,17 +57,35 @@ def winning(res: int, p: int) -> bool:
 
 
 @kernel
+def active_effects(s, g) -> tuple:
+    """Fill ``scratch.act[k, p]`` with the ongoing ability in effect on each card (0: none); return the Judges."""
+    act = s.scratch.act
+    judge0, judge1 = False, False
+    for k in range(g.n_enc):
+        for p in range(2):
+            c = s.cards[g.card[k, p]]
+            a = c.effect if (g.up[k] == 1 and g.tok[k, p] > 0 and c.ongoing == 1) else 0
+            act[k, p] = a
+            if a == Ability.JUDGE:
+                if p == 0:
+                    judge0 = True
+                else:
+                    judge1 = True
+    return judge0, judge1
+
+
+@kernel
 def result_of(s, g, k: int, judge0: bool, judge1: bool) -> int:
-    """Return the Result of encounter ``k`` from influence and the ongoing effects in force (R5, R10, R16)."""
+    """Return the Result of encounter ``k`` from influence and the effects in ``scratch.act`` (R5, R10, R16)."""
     if not g.up[k]:
         return Result.HIDDEN
+    act = s.scratch.act
     a, b = influence(s, g, k, 0), influence(s, g, k, 1)
     r = Result.SEAT_0 if a > b else (Result.SEAT_1 if b > a else Result.TIE)
-    if active(s, g, k, 0, Ability.MEDIATOR) or active(s, g, k, 1, Ability.MEDIATOR):
+    if act[k, 0] == Ability.MEDIATOR or act[k, 1] == Ability.MEDIATOR:
         r = Result.TIE
     if k + 1 < g.n_enc:
-        c0 = active(s, g, k + 1, 0, Ability.COUNSELOR)
-        c1 = active(s, g, k + 1, 1, Ability.COUNSELOR)
+        c0, c1 = act[k + 1, 0] == Ability.COUNSELOR, act[k + 1, 1] == Ability.COUNSELOR
         if c0 and not c1:
             return Result.SEAT_0
         if c1 and not c0:
@@ -87,17 +105,17 @@ def signets_of(s, g, k: int, p: int) -> int:
     """Return the signets on seat ``p``'s card in encounter ``k`` given ``res[k]`` (R5: Treasurer, Aristocrat)."""
     if not winning(g.res[k], p):
         return 0
-    n = 1
+    act = s.scratch.act
+    n = 1 + (act[k, p] == Ability.ARISTOCRAT)
     if k + 1 < g.n_enc:
-        n += active(s, g, k + 1, 0, Ability.TREASURER) + active(s, g, k + 1, 1, Ability.TREASURER)
-    return n + active(s, g, k, p, Ability.ARISTOCRAT)
+        n += (act[k + 1, 0] == Ability.TREASURER) + (act[k + 1, 1] == Ability.TREASURER)
+    return n
 
 
 @kernel
 def derive(s, g) -> None:
     """Recompute ``res``, ``sig`` and ``signets`` of every encounter in place (R5)."""
-    judge0 = has_active(s, g, 0, Ability.JUDGE)
-    judge1 = has_active(s, g, 1, Ability.JUDGE)
+    judge0, judge1 = active_effects(s, g)
     for k in range(g.n_enc):
         g.res[k] = result_of(s, g, k, judge0, judge1)
     t0, t1 = 0, 0

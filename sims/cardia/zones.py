@@ -182,20 +182,18 @@ def unseen_cards(s, g, p: int, out: np.ndarray) -> int:
     deck list is known (identical decks). A face-down card (Foggy Swamp) stays unseen.
     """
     o = 1 - p
+    seen = s.scratch.seen
+    for i in range(g.listed_n[o]):
+        seen[g.listed[o, i]] = 0
+    for k in range(g.n_enc):
+        if g.up[k]:
+            seen[g.card[k, o]] = 1
+    for k in range(g.discard_n[o]):
+        seen[g.discard[o, k]] = 1
     n = 0
     for i in range(g.listed_n[o]):
         c = g.listed[o, i]
-        seen = False
-        for k in range(g.n_enc):
-            if g.up[k] and g.card[k, o] == c:
-                seen = True
-                break
-        if not seen:
-            for k in range(g.discard_n[o]):
-                if g.discard[o, k] == c:
-                    seen = True
-                    break
-        if not seen:
+        if seen[c] == 0:
             out[n] = c
             n += 1
     return n
