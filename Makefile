@@ -47,6 +47,8 @@ bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000
 	$(BIN)/python benchmarks/pure_python.py --game cardrpg
 	$(BIN)/python benchmarks/value_speed.py --game cardinger
+	$(BIN)/balance bench --game cardia --games-per-pairing 20000
+	$(BIN)/python benchmarks/pure_python.py --game cardia
 
 report: install  ## make report NAME=demo: run reports/NAME/spec.toml and write its report
 	rm -rf runs/$(NAME)

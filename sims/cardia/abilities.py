@@ -119,6 +119,7 @@ def void_mage(s, g, p: int) -> None:
     if t == NO_POS:
         return
     k, side = t // 2, t % 2
+    g.chosen = t
     legal_clear(s)
     if g.mod[k, side] != 0:
         legal_add(s, VoidMode.MODIFIERS)
@@ -220,6 +221,7 @@ def kinesis_mage(s, g, p: int) -> None:
     f = choose_position(s, g, p, Decision.KINESIS_FROM)
     if f == NO_POS:
         return
+    g.chosen = f
     legal_clear(s)
     add_played(s, g, p, f)
     t = decide(s, g, p, Decision.KINESIS_TO)

@@ -121,7 +121,7 @@ def position_value(s, g, p: int) -> float:
         v -= w[W.WIN]
     if g.location == Location.FOUNDERS_DAY:
         run = s.params.founders_run
-        v += w[W.WIN] * ((run_end(g, p) >= run) - (run_end(g, o) >= run))
+        v += w[W.WIN] * (np.int64(run_end(g, p) >= run) - np.int64(run_end(g, o) >= run))
     return v
 
 
@@ -166,6 +166,7 @@ def best_modifier(s, g, p: int, delta: int) -> int:
     for i in range(s.scratch.n_legal):
         t = s.scratch.legal[i]
         if t == ENVOY_NEXT:
+            derive(s, g)  # the last option tried left its result derived
             v = position_value(s, g, p) - s.scratch.weights[p, W.PENDING]
         else:
             v = try_modifier(s, g, t // 2, t % 2, delta, p)
@@ -264,7 +265,7 @@ def estimate(s, g, judge: int, q: int, c: int, k: int, n_unseen: int) -> tuple:
         base, thr, bonus = w[W.CARD], 6, 1.0
     elif ability == Ability.JUDGE:
         for j in range(g.n_enc):
-            base += g.up[j] == 1 and g.res[j] == Result.TIE
+            base += 1.0 if g.up[j] == 1 and g.res[j] == Result.TIE else 0.0
         base += 0.3
     elif ability == Ability.AMBUSHER:
         base = w[W.CARD] * faction_unseen(s, g, n_unseen) * g.hand_n[o] / max(1, n_unseen)

@@ -33,15 +33,6 @@ ABILITY_WORTH = (
 
 
 @kernel
-def option_index(s, option: int) -> int:
-    """Return the index of ``option`` in the option list, or -1."""
-    for i in range(s.scratch.n_legal):
-        if s.scratch.legal[i] == option:
-            return i
-    return -1
-
-
-@kernel
 def faction_count(s, g, p: int, most: bool) -> int:
     """Return the faction with the most (or fewest) unseen opposing cards, weighted by influence."""
     n = candidates(s, g, p, NO_CARD)
@@ -59,53 +50,89 @@ def faction_count(s, g, p: int, most: bool) -> int:
 
 
 @kernel
+def void_value(s, g, p: int, t: int, mode: int) -> float:
+    """Return seat ``p``'s position value once the Void Mage removes ``mode`` from position ``t`` (then undone)."""
+    k, side = t // 2, t % 2
+    if mode == VoidMode.MODIFIERS:
+        return try_modifier(s, g, k, side, -g.mod[k, side], p)
+    kept = g.tok[k, side]
+    g.tok[k, side] = 0
+    derive(s, g)
+    v = position_value(s, g, p)
+    g.tok[k, side] = kept
+    return v
+
+
+@kernel
 def best_void(s, g, p: int) -> int:
-    """Return the Void Mage target worth most to seat ``p`` (its mode goes to ``scratch.plan[p, 0]``)."""
-    best, best_t, best_mode = -np.inf, s.scratch.legal[0], VoidMode.MODIFIERS
+    """Return the Void Mage target worth most to seat ``p`` (over both modes, modifiers first)."""
+    best, best_t = -np.inf, s.scratch.legal[0]
     for i in range(s.scratch.n_legal):
         t = s.scratch.legal[i]
-        k, side = t // 2, t % 2
-        if g.mod[k, side] != 0:
-            v = try_modifier(s, g, k, side, -g.mod[k, side], p)
-            if v > best:
-                best, best_t, best_mode = v, t, VoidMode.MODIFIERS
-        if g.tok[k, side] > 0:
-            kept = g.tok[k, side]
-            g.tok[k, side] = 0
-            derive(s, g)
-            v = position_value(s, g, p)
-            g.tok[k, side] = kept
-            if v > best:
-                best, best_t, best_mode = v, t, VoidMode.TOKENS
+        for mode in range(2):
+            carries = g.mod[t // 2, t % 2] != 0 if mode == VoidMode.MODIFIERS else g.tok[t // 2, t % 2] > 0
+            if carries:
+                v = void_value(s, g, p, t, mode)
+                if v > best:
+                    best, best_t = v, t
     derive(s, g)
-    s.scratch.plan[p, 0] = best_mode
     return best_t
 
 
 @kernel
+def void_mode(s, g, p: int) -> int:
+    """Return what the Void Mage removes from the target just chosen (``g.chosen``): the better table."""
+    best, best_mode = -np.inf, s.scratch.legal[0]
+    for i in range(s.scratch.n_legal):
+        v = void_value(s, g, p, g.chosen, s.scratch.legal[i])
+        if v > best:
+            best, best_mode = v, s.scratch.legal[i]
+    derive(s, g)
+    return best_mode
+
+
+@kernel
+def kinesis_value(s, g, p: int, f: int, tk: int) -> float:
+    """Return seat ``p``'s position value once its card at ``f`` gives everything to encounter ``tk`` (then undone)."""
+    fk = f // 2
+    mod, tok = g.mod[fk, p], g.tok[fk, p]
+    g.mod[fk, p], g.tok[fk, p] = 0, 0
+    g.mod[tk, p] += mod
+    g.tok[tk, p] += tok
+    derive(s, g)
+    v = position_value(s, g, p)
+    g.mod[tk, p] -= mod
+    g.tok[tk, p] -= tok
+    g.mod[fk, p], g.tok[fk, p] = mod, tok
+    return v
+
+
+@kernel
 def best_kinesis(s, g, p: int) -> int:
-    """Return the Kinesis Mage source worth most to seat ``p`` (its destination goes to ``scratch.plan[p, 1]``)."""
-    best, best_f, best_t = -np.inf, s.scratch.legal[0], -1
+    """Return the Kinesis Mage source worth most to seat ``p`` (over every destination)."""
+    best, best_f = -np.inf, s.scratch.legal[0]
     for i in range(s.scratch.n_legal):
         f = s.scratch.legal[i]
-        fk = f // 2
-        mod, tok = g.mod[fk, p], g.tok[fk, p]
         for tk in range(g.n_enc):
-            if tk == fk or not g.up[tk]:
-                continue
-            g.mod[fk, p], g.tok[fk, p] = 0, 0
-            g.mod[tk, p] += mod
-            g.tok[tk, p] += tok
-            derive(s, g)
-            v = position_value(s, g, p)
-            g.mod[tk, p] -= mod
-            g.tok[tk, p] -= tok
-            g.mod[fk, p], g.tok[fk, p] = mod, tok
-            if v > best:
-                best, best_f, best_t = v, f, tk * 2 + p
+            if tk != f // 2 and g.up[tk]:
+                v = kinesis_value(s, g, p, f, tk)
+                if v > best:
+                    best, best_f = v, f
     derive(s, g)
-    s.scratch.plan[p, 1] = best_t
     return best_f
+
+
+@kernel
+def kinesis_to(s, g, p: int) -> int:
+    """Return where the Kinesis Mage moves everything from the source just chosen (``g.chosen``)."""
+    best, best_t = -np.inf, s.scratch.legal[0]
+    for i in range(s.scratch.n_legal):
+        t = s.scratch.legal[i]
+        v = kinesis_value(s, g, p, g.chosen, t // 2)
+        if v > best:
+            best, best_t = v, t
+    derive(s, g)
+    return best_t
 
 
 @kernel
@@ -203,13 +230,6 @@ def librarian_sign(s, g, p: int) -> int:
 
 
 @kernel
-def planned(s, p: int, slot: int) -> int:
-    """Return the planned option ``scratch.plan[p, slot]`` if it is legal, else the first option."""
-    i = option_index(s, s.scratch.plan[p, slot])
-    return s.scratch.legal[i if i >= 0 else 0]
-
-
-@kernel
 def greedy_option(s, g, p: int, kind: int) -> int:
     """Return the greedy choice of seat ``p`` for decision ``kind`` among ``scratch.legal``."""
     if kind == Decision.INVENTOR_PLUS or kind == Decision.PRODIGY_TARGET:
@@ -219,11 +239,11 @@ def greedy_option(s, g, p: int, kind: int) -> int:
     if kind == Decision.VOID_TARGET:
         return best_void(s, g, p)
     if kind == Decision.VOID_MODE:
-        return planned(s, p, 0)
+        return void_mode(s, g, p)
     if kind == Decision.KINESIS_FROM:
         return best_kinesis(s, g, p)
     if kind == Decision.KINESIS_TO:
-        return planned(s, p, 1)
+        return kinesis_to(s, g, p)
     if kind == Decision.SWAMP_TARGET:
         return best_swamp(s, g, p)
     if kind == Decision.MAGISTRA_TARGET or kind == Decision.ILLUSIONIST_TARGET or kind == Decision.ELEMENTAL_CARD:

@@ -113,7 +113,7 @@ def build_lists(s, g, game: int) -> None:
 def reset(s, g, seed: np.uint64) -> None:
     """Empty the position in place for a new game seeded by ``seed``."""
     g.sim, g.round_no, g.n_enc, g.cur, g.over, g.winner, g.end_reason = 0, 0, 0, -1, 0, NO_WINNER, EndReason.TIMEOUT
-    g.tied_five, g.acted, g.reveal_res, g.focus = 0, -1, Result.HIDDEN, -1
+    g.tied_five, g.acted, g.reveal_res, g.focus, g.chosen = 0, -1, Result.HIDDEN, -1, -1
     for p in range(2):
         g.deck_n[p] = g.hand_n[p] = g.discard_n[p] = g.listed_n[p] = 0
         g.pend_mod[p], g.pend_lib[p], g.pend_eng[p], g.pend_bm[p], g.fortune[p] = 0, 0, 0, -1, 0
@@ -285,7 +285,8 @@ def play_game(s, game: int, seed: np.uint64, report: np.ndarray) -> None:
                 end_game(s, g, NO_WINNER, EndReason.TIMEOUT)  # R18: only a bug reaches it
             record_turn(s, g)
             if checking:
-                report[1] += (not conserved(s, g, 0)) + (not conserved(s, g, 1)) + (not derived_ok(s, g))
+                report[1] += np.int64(not conserved(s, g, 0)) + np.int64(not conserved(s, g, 1))
+                report[1] += np.int64(not derived_ok(s, g))
         if checking and g.end_reason == EndReason.TIMEOUT:
             report[3] += 1
         finish_cards(s, g)

@@ -206,6 +206,7 @@ def build_position(params: Any, pool: Any, scenario: Mapping[str, Any], source: 
     pos["pend_bm"][0, :] = -1
     pos["due_bm"][0, :, :] = -1  # no Blackmailer named for any stated card
     pos["cur"][0], pos["winner"][0], pos["end_reason"][0], pos["focus"][0] = -1, -1, EndReason.TIMEOUT, -1
+    pos["chosen"][0] = -1
     loc = position.get("location", Location(int(params.location)).name.lower())
     if not isinstance(loc, str) or loc.upper() not in Location.__members__ or loc.upper() == "SWEEP":
         raise ScenarioError(f"{source}: key 'position.location': unknown location {loc!r}")

@@ -457,6 +457,7 @@ POS_DTYPE = np.dtype(
         ("acted", np.int8),  # seat that activated an ability this round (-1 none)
         ("reveal_res", np.int8),  # Result of this round's reveal
         ("focus", np.int16),  # position of "this card" of the ability being resolved (k * 2 + seat)
+        ("chosen", np.int16),  # the first choice of a two-part one (Void Mage target, Kinesis Mage source)
         ("deck", np.int16, (2, MAX_DECK)),  # deck[p, :deck_n[p]]: draw pile, top = last
         ("deck_n", np.int16, (2,)),
         ("hand", np.int16, (2, MAX_DECK)),  # hand[p, :hand_n[p]] in arrival order
@@ -507,7 +508,6 @@ SCRATCH_DTYPE = np.dtype(
         ("plays", np.int16, (2, MAX_ROUNDS)),  # scripted placements: card id per round (scenarios)
         ("plays_n", np.int16),
         ("plays_k", np.int16),
-        ("plan", np.int32, (2, 4)),  # a bot's plan across linked decisions (e.g. Void Mage target, then mode)
         ("weights", np.float64, (2, N_WEIGHTS)),  # each seat's bot weights (bots.BotParams)
         ("seen", np.int16, (MAX_CARDS,)),  # marks (conservation audit, unseen cards)
         ("act", np.int8, (MAX_ROUNDS, 2)),  # ongoing ability in effect on each card (table.derive)

@@ -13,6 +13,8 @@ ties; two Judges: both cards win, R10). Treasurer: the winner of the previous en
 carries one more signet; Aristocrat: one more signet while it wins.
 """
 
+import numpy as np
+
 from sims.cardia.state import (
     NO_CARD,
     Ability,
@@ -106,9 +108,9 @@ def signets_of(s, g, k: int, p: int) -> int:
     if not winning(g.res[k], p):
         return 0
     act = s.scratch.act
-    n = 1 + (act[k, p] == Ability.ARISTOCRAT)
+    n = 1 + np.int64(act[k, p] == Ability.ARISTOCRAT)  # explicit ints: numpy adds booleans as "or"
     if k + 1 < g.n_enc:
-        n += (act[k + 1, 0] == Ability.TREASURER) + (act[k + 1, 1] == Ability.TREASURER)
+        n += np.int64(act[k + 1, 0] == Ability.TREASURER) + np.int64(act[k + 1, 1] == Ability.TREASURER)
     return n
 
 
