@@ -99,5 +99,6 @@ GAME = GameSpec(
     default_variant="first_games",
     turn_unit="round",
     play_scenario=play_scenario,
-    extra={"scenario_keys": SCENARIO_KEYS, "value_baselines": state.VALUE_BASELINES},
+    value_baselines=state.VALUE_BASELINES,
+    extra={"scenario_keys": SCENARIO_KEYS},
 )
