@@ -541,18 +541,20 @@ class Policies:
         return c
 
     def librarian_sign(self, g: Pos, p: int) -> int:
-        w = self.weights[p]
         k = g.cur
         o = 1 - p
+        n_unseen = self.candidates(g, p, NO_CARD)
+        m_base, m_thr, m_bonus = self.estimate(g, p, p, g.encs[k].card[p], k, n_unseen)
+        t_base, t_thr, t_bonus = self.estimate(g, p, o, g.encs[k].card[o], k, n_unseen)
         best, best_sign = -math.inf, 0
         for sign in range(2):
             delta = 2 if sign == 0 else -2
             v = self.try_modifier(g, k, p, delta, p)
             d = self.game.infl(g, k, p) + delta - self.game.infl(g, k, o)
             if d < 0:
-                v += self.ability_worth(w, g.encs[k].card[p])
+                v += m_base + (m_bonus if -d <= m_thr else 0.0)
             elif d > 0:
-                v -= self.ability_worth(w, g.encs[k].card[o])
+                v -= t_base + (t_bonus if d <= t_thr else 0.0)
             if v > best:
                 best, best_sign = v, sign
         self.game.derive(g)

@@ -14,6 +14,7 @@ from sims.cardia.bots import (
     best_modifier,
     candidates,
     cheapest_card,
+    estimate,
     position_value,
     try_modifier,
     worth,
@@ -210,19 +211,26 @@ def guard_response(s, g, p: int) -> int:
 
 @kernel
 def librarian_sign(s, g, p: int) -> int:
-    """Return 0 (+2) or 1 (-2) for seat ``p``'s card just revealed: the better table, abilities counted."""
-    w = s.scratch.weights[p]
+    """Return 0 (+2) or 1 (-2) for seat ``p``'s card just revealed: the better table, abilities estimated.
+
+    The card that would lose activates: its ``bots.estimate`` (with the bonus when the
+    margin lets it win the encounter back, e.g. a Tax Collector losing by 1) counts for
+    its owner.
+    """
     k = g.cur
     o = 1 - p
+    n_unseen = candidates(s, g, p, NO_CARD)
+    m_base, m_thr, m_bonus = estimate(s, g, p, p, g.card[k, p], k, n_unseen)
+    t_base, t_thr, t_bonus = estimate(s, g, p, o, g.card[k, o], k, n_unseen)
     best, best_sign = -np.inf, 0
     for sign in range(2):
         delta = 2 if sign == 0 else -2
         v = try_modifier(s, g, k, p, delta, p)
         d = influence(s, g, k, p) + delta - influence(s, g, k, o)
         if d < 0:
-            v += ability_worth(s, w, g.card[k, p])
+            v += m_base + (m_bonus if -d <= m_thr else 0.0)
         elif d > 0:
-            v -= ability_worth(s, w, g.card[k, o])
+            v -= t_base + (t_bonus if d <= t_thr else 0.0)
         if v > best:
             best, best_sign = v, sign
     derive(s, g)
