@@ -123,7 +123,7 @@ def forced(s, g, p: int, kind: int) -> bool:
     """Return True if the decision has a single option (consuming a scripted choice that names exactly it)."""
     if s.scratch.n_legal != 1:
         return False
-    if s.meta.scripted and not g.sim:
+    if s.meta.scripted and not s.meta.bot_seat[p] and not g.sim:
         k = s.scratch.script_k[p]
         if k < s.scratch.script_n[p] and convert(g, kind, s.scratch.script[p, k]) == s.scratch.legal[0]:
             s.scratch.script_k[p] = k + 1
@@ -146,7 +146,7 @@ def decide(s, g, p: int, kind: int) -> int:
         return s.scratch.legal[0]
     if g.sim:
         return policies.greedy_option(s, g, p, kind)
-    if s.meta.scripted:
+    if s.meta.scripted and not s.meta.bot_seat[p]:
         return scripted(s, g, p, kind)
     return audit(s, policies.choose_option(s, g, p, kind, s.meta.bots[p]))
 
@@ -161,7 +161,7 @@ def decide_card(s, g, p: int, kind: int) -> int:
     """
     if forced(s, g, p, kind):
         return s.scratch.legal[0]
-    if s.meta.scripted and not g.sim:
+    if s.meta.scripted and not s.meta.bot_seat[p] and not g.sim:
         return scripted(s, g, p, kind)
     if not g.sim and s.meta.bots[p] == Bot.RANDOM:
         return audit(s, s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, s.scratch.n_legal)])

@@ -30,6 +30,7 @@ from sims.cardia.rounds import (
     reveal,
 )
 from sims.cardia.state import (
+    BOT_PLAY,
     DECK_DIFFICULTY,
     LOCATION_DIFFICULTY,
     NO_CARD,
@@ -150,8 +151,8 @@ def set_up(s, g, game: int, seed: np.uint64) -> None:
 @kernel
 def choose_play(s, g, p: int, known: int) -> int:
     """Return the card seat ``p`` places (``known``: the opponent's face-up card, or NO_CARD) (R4)."""
-    if s.meta.scripted:
-        c = s.scratch.plays[p, s.scratch.plays_k]
+    c = s.scratch.plays[p, s.scratch.plays_k] if s.meta.scripted else BOT_PLAY
+    if c != BOT_PLAY:  # a scenario's stated card
         if hand_index(g, p, c) < 0:
             if s.meta.script_error == 0:
                 s.meta.script_error, s.meta.error_seat, s.meta.error_kind = 1, p, 0

@@ -33,8 +33,10 @@ from typing import Any
 import numpy as np
 
 from sims.cardia import kernel
+from sims.cardia.bots import DEFAULTS, Bot
 from sims.cardia.pool import in_decks
 from sims.cardia.state import (
+    BOT_PLAY,
     MAX_DECK,
     MAX_ROUNDS,
     MAX_SCRIPT,
@@ -52,7 +54,7 @@ from sims.core import Outcome, ScenarioError
 from sims.core.jit import kernel as jit
 from sims.core.scenario import card_ids, check_unique_places
 
-SCENARIO_KEYS: tuple[str, ...] = ()  # every Cardia key lives under [position], [[moves]] and [expect]
+SCENARIO_KEYS: tuple[str, ...] = ("bots",)  # bots = ["greedy", "expert"]: who makes what the moves leave open
 SEATS = ("0", "1")
 RESULT_NAMES = {Result.SEAT_0: "0", Result.SEAT_1: "1", Result.TIE: "tie", Result.BOTH: "both", Result.HIDDEN: "hidden"}
 ERRORS = {1: "is not a legal choice", 2: "is missing (the choices ran out)", 3: "is the wrong kind of choice"}
@@ -121,12 +123,16 @@ def _faction(name: str, key: str, source: str) -> int:
 class _Builder:
     """Writes a stated position into a fresh kernel state, checking it as it goes."""
 
-    def __init__(self, params: Any, pool: Any, source: str) -> None:
+    def __init__(self, params: Any, pool: Any, source: str, bots: Any = None) -> None:
         self.params, self.pool, self.source = params, pool, source
         self.index = {n: i for i, n in enumerate(pool.names)}
-        bots = np.array([1, 1], dtype=np.int64)
-        weights = np.zeros((2, 16), dtype=np.float64)
-        self.state = kernel.prepare(pool.table, params, bots, weights, 1)
+        names = ["greedy", "greedy"] if bots is None else bots
+        if not isinstance(names, list) or len(names) != 2 or any(n not in DEFAULTS for n in names):
+            raise ScenarioError(f"{source}: key 'bots': expected two of {', '.join(DEFAULTS)}, got {bots!r}")
+        self.bots = bots is not None
+        bot_ids = np.array([int(Bot[n.upper()]) for n in names], dtype=np.int64)
+        weights = np.array([tuple(DEFAULTS[n]) for n in names], dtype=np.float64)
+        self.state = kernel.prepare(pool.table, params, bot_ids, weights, 1)
         self.pos = self.state["pos"]
         self.places: dict[str, list[int]] = {"0": [], "1": []}
 
@@ -197,7 +203,7 @@ def _pending(b: _Builder, data: Any) -> None:
 
 def build_position(params: Any, pool: Any, scenario: Mapping[str, Any], source: str) -> _Builder:
     """Return a builder holding the stated position in a kernel state; raise ``ScenarioError`` on bad input."""
-    b = _Builder(params, pool, source)
+    b = _Builder(params, pool, source, scenario.get("bots"))
     position = _table(scenario.get("position", {}), "position", source)
     unknown = set(position) - POSITION_KEYS
     if unknown:
@@ -297,8 +303,13 @@ def _load_moves(b: _Builder, moves: Any) -> tuple[list[bool], list[list[int]]]:
         play = move.get("play")
         if not isinstance(play, list) or len(play) not in (0, 2) or not all(isinstance(n, str) for n in play):
             raise ScenarioError(f"{b.source}: key '{key}.play': expected [seat 0's card, seat 1's card] (or [])")
-        for p in range(2):  # [] = nobody places: a round whose phase 1 ends the game (R12)
-            scratch["plays"][0, p, i] = card_ids(play[p], b.index, b.source, f"{key}.play")[0] if play else -1
+        for p in range(2):  # [] = nobody places: a round whose phase 1 ends the game (R12); "?" = the bot
+            if play and play[p] == "?":
+                if not b.bots:
+                    raise ScenarioError(f"{b.source}: key '{key}.play': '?' leaves the card to a bot; set bots = [..]")
+                scratch["plays"][0, p, i] = BOT_PLAY
+            else:
+                scratch["plays"][0, p, i] = card_ids(play[p], b.index, b.source, f"{key}.play")[0] if play else -1
         starts.append([len(script[0]), len(script[1])])
         choices = _table(move.get("choices", {}), f"{key}.choices", b.source)
         for seat, tokens in choices.items():
@@ -310,6 +321,7 @@ def _load_moves(b: _Builder, moves: Any) -> tuple[list[bool], list[list[int]]]:
             raise ScenarioError(f"{b.source}: key '{key}.through': 'round', or 'phase2' on the last move only")
         through.append(stop == "round")
     for p in range(2):
+        b.state["meta"]["bot_seat"][0, p] = int(b.bots and not script[p])  # no stated choice: the bot chooses
         if len(script[p]) > MAX_SCRIPT:
             raise ScenarioError(f"{b.source}: key 'moves': at most {MAX_SCRIPT} choices per seat")
         scratch["script"][0, p, : len(script[p])] = script[p]
@@ -373,6 +385,10 @@ def observe(b: _Builder) -> Outcome:
         picked = events[events["kind"] == kind]
         field = "target" if kind == EventKind.COPY else "card"
         obs[key] = [f"{int(e['seat'])}:{names[int(e[field])]}" for e in picked]
+    placed = [names[int(e["card"])] for e in events[events["kind"] == EventKind.PLACE]]
+    obs["plays"] = [placed[i : i + 2] for i in range(0, len(placed), 2)]
+    named = events[events["kind"] == EventKind.NAME]
+    obs["named"] = [f"{int(e['seat'])}:{Faction(int(e['value'])).name.lower()}" for e in named]
     lines.append(f"signets {obs['signets'][0]}-{obs['signets'][1]}; round {obs['round']}; winner {obs['winner']}")
     lines += [f"hand {seat}: {', '.join(obs[f'hand.{seat}']) or '-'}" for seat in SEATS]
     return Outcome(obs, tuple(lines))

@@ -317,6 +317,7 @@ N_LANES = 6
 N_WEIGHTS = 24  # capacity for a bot's weight vector (bots.BotParams fields)
 
 NO_CARD = -1
+BOT_PLAY = -2  # a scenario's placement left to the seat's bot ("?")
 NO_POS = -1
 ENVOY_NEXT = 2 * MAX_ROUNDS  # Envoy option: the next card you play
 ANY = -1  # no faction named
@@ -426,6 +427,7 @@ META_DTYPE = np.dtype(
         ("log_n", np.int32),  # events written
         ("scripted", np.int8),  # 1 = choices come from scratch.script (scenarios), not bots
         ("stop_phase3", np.int8),  # 1 = a scenario stops the round before phase 3
+        ("bot_seat", np.int8, (2,)),  # 1 = in a scenario, this seat's choices come from its bot
         ("script_error", np.int8),  # 0 ok; 1 illegal scripted choice; 2 script ran out; 3 wrong kind
         ("error_seat", np.int8),  # seat, decision and script entry of the first script error
         ("error_kind", np.int8),
