@@ -118,7 +118,7 @@ def test_mixed_decks_accept_the_card_of_the_chosen_faction_deck():
 
 
 def test_the_game_spec_declares_the_value_interface():
-    assert list(GAME.extra["value_baselines"]) == ["blank", "counterpart"]
+    assert list(GAME.value_baselines) == ["blank", "counterpart"]
     assert GAME.choices["value_baseline"].BLANK == 0
     assert GAME.params.value_card == -1
     assert GAME.params.value_swap == 0
