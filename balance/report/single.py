@@ -29,7 +29,6 @@ from balance.metrics.tiers import tier_counts, tier_names
 from balance.report import counterfactual
 from balance.report.cards import MIRROR_CARDS, CardFacts, Pending, attributes_section, card_facts, cards_section
 from balance.report.counterfactual import CardValues
-from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.games import (
     TempoData,
     counters_section,
@@ -41,6 +40,7 @@ from balance.report.games import (
     tempo_section,
     win_rates_section,
 )
+from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.html import Charts, bullets, esc, key_values, note, page, section
 from balance.report.solitaire import (
     SOLITAIRE_METHODS,
@@ -272,7 +272,7 @@ def _summary(c: ReportContext) -> str:
         if {"winner", "first_seat"} <= set(_cols(games)) and has_first_seat(games):
             items.append(seat_sentence(games, c.n_seats))
         items += [s for s in (bots_sentence(c.run.seats), draws_sentence(games)) if s is not None]
-        rounds = c.tempo is not None and c.tempo.curve_unit == "round"
+        rounds = c.unit == "turn" and c.tempo is not None and c.tempo.curve_unit == "round"  # turns paired
         items.append(length_sentence(games, c.unit, rounds=rounds))
     items += _card_sentences(c)
     if c.tiers is not None and c.tiers.agreement.cards >= 4:

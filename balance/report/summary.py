@@ -106,7 +106,7 @@ def length_sentence(games: pl.LazyFrame, unit: str, *, rounds: bool, solitaire: 
     have = games.collect_schema().names()
     steps = f"{unit}s" if unit != "turn" and f"{unit}s" in have else None
     column = steps if solitaire and steps else "turns"
-    label = steps if column == steps else "turns"
+    label = steps if column == steps else ("turns" if steps or unit == "turn" else f"{unit}s")  # turns = units
     s = m.summarize(games.select(column), column).row(0, named=True)
     text = (
         f"Games last {_mean(s['mean'], s['lo'], s['hi'], label)}; median {s['median']:g}, "
