@@ -72,15 +72,15 @@ def run_scenario(path: Path | str) -> ScenarioResult:
     unknown = sorted(set(data) - GENERIC_KEYS - set(game.extra.get("scenario_keys", ())))
     if unknown:
         raise ScenarioError(f"{source}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(GENERIC_KEYS))}")
-    expect = data.get("expect")
-    if not isinstance(expect, Mapping) or not expect:
-        raise ScenarioError(f"{source}: key 'expect': a scenario needs an [expect] table with at least one key")
     overrides = data.get("params", {})
     if not isinstance(overrides, Mapping):
         raise ScenarioError(f"{source}: key 'params': must be a table")
     variant = data.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise ScenarioError(f"{source}: key 'variant': must be a name, got {variant!r}")
+    expect = data.get("expect")
+    if not isinstance(expect, Mapping) or not expect:
+        raise ScenarioError(f"{source}: key 'expect': a scenario needs an [expect] table with at least one key")
     try:
         params = game.make_params(variant, dict(overrides))
         pool = game.prepare_pool(game.load_pool(game.cards_path), params)
