@@ -11,6 +11,8 @@ dimension gives their influence).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from balance import stats
@@ -20,15 +22,22 @@ from balance.metrics.cards import has_card_values
 NOT_EVENTS = {"match_game"}  # counters that number something rather than count an event
 
 
-def event_counters(cards: pl.LazyFrame | pl.DataFrame | None) -> list[str]:
-    """Return the ``cards`` counters :func:`card_events` splits by (integer extra counters)."""
+def event_counters(cards: pl.LazyFrame | pl.DataFrame | None, only: Sequence[str] | None = None) -> list[str]:
+    """Return the ``cards`` counters :func:`card_events` splits by (integer extra counters).
+
+    ``only``: the counters a game declares as events (``GameSpec.extra["card_events"]``),
+    kept in the table's order; None takes every integer extra counter.
+    """
     if cards is None or not has_card_values(cards):
         return []
     schema = cards.collect_schema()
-    return [c for c in extra_counters(cards, "cards") if schema[c].is_integer() and c not in NOT_EVENTS]
+    names = [c for c in extra_counters(cards, "cards") if schema[c].is_integer() and c not in NOT_EVENTS]
+    return names if only is None else [c for c in names if c in set(only)]
 
 
-def card_events(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> pl.DataFrame:
+def card_events(
+    cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None, only: Sequence[str] | None = None
+) -> pl.DataFrame:
     """Return per counter and card: played games, share with the event, win rate with / without, difference.
 
     Long format ``counter, card, played, with_n, share, share_lo, share_hi, with_wr,
@@ -44,7 +53,7 @@ def card_events(cards: pl.LazyFrame, card_dim: pl.DataFrame | None = None) -> pl
     >>> card_events(cards).select("counter", "card", "played", "with_n", "with_wr", "without_wr").rows()
     [('activations', 5, 4, 3, 0.6666666666666666, 0.0)]
     """
-    names = event_counters(cards)
+    names = event_counters(cards, only)
     if not names:
         return pl.DataFrame()
     played = cards.filter(pl.col("times_played") > 0)

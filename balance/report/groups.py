@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+import sims
 from balance.io import Run
 from balance.metrics import group_columns
 from balance.metrics.card_events import card_events, event_counters
@@ -50,12 +51,22 @@ def groups_by_setting_section(run: Run) -> str | None:
     return section("settings", "Results by game setting", *parts)
 
 
+def declared_events(run: Run) -> tuple[str, ...] | None:
+    """Return the ``cards`` counters the run's game declares as events (``GameSpec.extra["card_events"]``), or None."""
+    try:
+        events = sims.load(str(run.manifest.get("game"))).extra.get("card_events")
+    except (KeyError, ImportError, AttributeError):
+        return None
+    return tuple(events) if events is not None else None
+
+
 def card_events_section(run: Run) -> str | None:
     """Return the "Card events" section, or None when the cards table has no event counters."""
-    if not event_counters(run.cards):
+    only = declared_events(run)
+    if not event_counters(run.cards, only):
         return None
     assert run.cards is not None
-    df = card_events(run.cards, run.card_dim)
+    df = card_events(run.cards, run.card_dim, only)
     if df.height == 0:
         return section("card-events", "Card events", note("No counted event both happens and fails to happen."))
     parts = []

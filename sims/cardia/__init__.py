@@ -100,5 +100,5 @@ GAME = GameSpec(
     turn_unit="round",
     play_scenario=play_scenario,
     value_baselines=state.VALUE_BASELINES,
-    extra={"scenario_keys": SCENARIO_KEYS},
+    extra={"scenario_keys": SCENARIO_KEYS, "card_events": ("activations", "flips")},
 )

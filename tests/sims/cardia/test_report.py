@@ -66,7 +66,10 @@ def test_card_events_split_each_cards_games_by_its_activations(grid_run: Run, pa
         hit = mine.filter(pl.col("activations") > 0)
         assert (r["played"], r["with_n"]) == (mine.height, hit.height)
         assert r["with_wr"] == pytest.approx((hit["won"] == 1).mean())
-    assert "activations" in _text(page, "card-events")
+    events = _text(page, "card-events")
+    assert "activations" in events  # Cardia declares its events: activations and flips, not end-state counters
+    assert "flips" in events
+    assert "signets end" not in events
 
 
 def test_card_events_by_hand() -> None:
@@ -85,6 +88,8 @@ def test_card_events_by_hand() -> None:
         }
     )
     assert event_counters(cards) == ["activations"]
+    assert event_counters(cards, only=("flips",)) == []
+    assert card_events(cards, only=("flips",)).height == 0
     r = card_events(cards).row(0, named=True)
     assert (r["played"], r["with_n"], r["without_n"]) == (4, 2, 2)
     assert (r["with_wr"], r["without_wr"], r["diff"]) == (1.0, 0.0, 1.0)
