@@ -19,6 +19,7 @@ from balance.io import Run
 from balance.metrics._common import columns, info_columns
 from balance.metrics.cards import card_values, has_card_values
 from balance.metrics.games import descriptor_columns, group_columns, outcome_columns
+from balance.metrics.groups import has_first_seat
 from balance.metrics.turns import TEMPO_COLUMNS, lead_per_game
 
 CARD_DELTAS = {"gp_wr": "GP WR", "gih_wr": "GIH WR", "iwd": "IWD", "played_wr": "Played WR"}
@@ -57,6 +58,8 @@ def _per_game(
         "no_winner_rate": (["winner"], winner < 0, "Draw/timeout rate"),
     }
     rates = {k: v for k, v in rates.items() if all(c in have for c in v[0])}
+    if "first_seat_win_rate" in rates and not has_first_seat(run.games):  # simultaneous choices: no first mover
+        del rates["first_seat_win_rate"]
     unit = "turns" if run.turn_unit == "turn" else f"{run.turn_unit}s"
     frame = run.games.select(
         "game",

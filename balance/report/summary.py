@@ -18,6 +18,7 @@ import polars as pl
 from balance import metrics as m
 from balance.io import Run
 from balance.metrics import verdicts
+from balance.metrics.groups import has_first_seat
 from balance.metrics.tiers import Agreement, metric_label
 from balance.report.html import pct
 
@@ -262,7 +263,7 @@ def compare_sentences(a: Run, b: Run, la: str, lb: str) -> list[Sentence]:
     out: list[Sentence] = []
     ga, gb = a.games, b.games
     have = set(ga.collect_schema().names()) & set(gb.collect_schema().names())
-    if {"winner", "first_seat"} <= have and a.n_seats >= 2 and b.n_seats >= 2:
+    if {"winner", "first_seat"} <= have and a.n_seats >= 2 and b.n_seats >= 2 and has_first_seat(ga):
         ra = m.first_seat_advantage(ga, n_seats=a.n_seats).row(0, named=True)
         rb = m.first_seat_advantage(gb, n_seats=b.n_seats).row(0, named=True)
         out.append(
@@ -289,11 +290,12 @@ def compare_sentences(a: Run, b: Run, la: str, lb: str) -> list[Sentence]:
     steps = f"{a.turn_unit}s"
     column = steps if a.solitaire and steps in have else "turns"  # a one-seat game's length is its steps
     sa, sb = (m.summarize(g.select(column), column).row(0, named=True) for g in (ga, gb))
+    label = steps if column == "turns" and a.turn_unit != "turn" and steps not in have else column  # turns = units
     out.append(
         (
             "Game length",
-            f"Games last {_mean(sa['mean'], sa['lo'], sa['hi'], column)} under {la} and "
-            f"{_mean(sb['mean'], sb['lo'], sb['hi'], column)} under {lb}.",
+            f"Games last {_mean(sa['mean'], sa['lo'], sa['hi'], label)} under {la} and "
+            f"{_mean(sb['mean'], sb['lo'], sb['hi'], label)} under {lb}.",
         )
     )
     if a.solitaire:

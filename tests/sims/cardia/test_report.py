@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import html as htmllib
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
 
 from balance.io import Run, load_run
+from balance.metrics import compare_runs
 from balance.metrics.card_events import card_events, event_counters
 from balance.metrics.groups import group_results, has_first_seat
-from balance.report import write_report
+from balance.report import write_compare_report, write_report
 from balance.run import run
 from balance.spec import RunSpec
 
@@ -100,3 +102,17 @@ def test_card_events_by_hand() -> None:
 def test_first_seat_is_known_when_any_game_records_one() -> None:
     assert has_first_seat(pl.LazyFrame({"first_seat": [-1, 0]}))
     assert not has_first_seat(pl.LazyFrame({"winner": [0]}))
+
+
+def test_compare_deck_i_with_deck_ii_has_no_first_mover_and_counts_rounds(tmp_path: Path) -> None:
+    runs = [
+        load_run(run(RunSpec(game="cardia", variant=v, n_games=400, seed=2, out=str(tmp_path), name=v, workers=1)))
+        for v in ("first_games", "deck_ii")
+    ]
+    labels = compare_runs(*runs)["label"].to_list()
+    assert "Seat 0 win rate" in labels
+    assert "First-seat win rate" not in labels
+    page = write_compare_report(*runs, tmp_path / "html").read_text(encoding="utf-8")
+    summary = _text(page, "summary")
+    assert "Seat advantage" not in summary
+    assert "rounds on average" in summary
