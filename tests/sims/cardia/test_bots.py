@@ -43,6 +43,7 @@ def play(bots, n, seed=3, variant=None):
     return GAME.play_chunk(params, pool, np.zeros((2, 0), np.int16), ids, weights, seed, 0, n)
 
 
+@pytest.mark.slow  # 3 000 games and their replays: minutes with NUMBA_DISABLE_JIT (make test runs slow tests)
 def test_random_plays_a_uniform_card_of_its_opening_hand():
     n = 3000
     cards = play(("greedy", "random"), n)["cards"]
@@ -63,6 +64,7 @@ def test_random_plays_a_uniform_card_of_its_opening_hand():
     assert stats.chisquare(first, expected * n / expected.sum()).pvalue > 0.001
 
 
+@pytest.mark.slow  # 4 800 games
 def test_greedy_beats_random_and_expert_beats_greedy():
     for bots, n, floor in ((("greedy", "random"), 2000, 0.80), (("expert", "greedy"), 400, 0.60)):
         for seat in (0, 1):

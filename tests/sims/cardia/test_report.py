@@ -17,6 +17,8 @@ from balance.report import write_compare_report, write_report
 from balance.run import run
 from balance.spec import RunSpec
 
+pytestmark = pytest.mark.slow  # runs through the runner: minutes with NUMBA_DISABLE_JIT
+
 LOCATIONS = 9  # none + the 8 locations
 
 
