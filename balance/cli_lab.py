@@ -102,6 +102,9 @@ def value(
     within = f"within ±{half_width * 100:.2f} pp in {summary['elapsed_s']} s ({summary['startup_s']} s start-up)"
     within += load_note(summary)
     click.echo(f"{summary['resolved']}/{summary['n_cards']} cards {within}")
+    if summary.get("not_dealt"):
+        left = summary["not_dealt"]
+        click.echo(f"not valued, never dealt under this set-up ({len(left)}): {', '.join(left)}")
     click.echo(str(report))
 
 

@@ -33,7 +33,7 @@ import polars as pl
 
 import sims
 from balance import stats
-from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names
+from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names, resolved
 from balance.spec import SpecError, default_workers
 
 # the sums a batch returns, in this order (int64 array)
@@ -50,6 +50,29 @@ def arms(setup: Setup, card: int, baseline: str) -> tuple[Setup, Setup]:
     """Return the two arms of ``card``: with it in the holder's deck, and with the baseline in its place."""
     base = setup.with_params(value_card=card, value_baseline=baseline)
     return base.with_params(value_swap=0), base.with_params(value_swap=1)
+
+
+def dealt_cards(setup: Setup, names: Sequence[str], baseline: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Split the pool's card names into those the set-up can value and those it never deals.
+
+    A game refuses a ``value_card`` its decks do not hold (Cardia's deck II cards under deck I,
+    Card Wars' cards of other starter decks); those are left out rather than failing the run.
+    When the game refuses every card, its first reason is the error.
+    """
+    keep: list[str] = []
+    left: list[str] = []
+    reason: SpecError | None = None
+    for card, name in enumerate(names):
+        try:
+            resolved(arms(setup, card, baseline)[0])
+        except SpecError as exc:
+            left.append(name)
+            reason = reason or exc
+        else:
+            keep.append(name)
+    if not keep and reason is not None:
+        raise reason
+    return tuple(keep), tuple(left)
 
 
 def value_batch(setup: Setup, card: int, baseline: str, seed: int, first: int, n: int) -> np.ndarray:
@@ -269,7 +292,7 @@ def card_values(
     """
     game, baseline = check_value_support(setup, options.baseline)
     names = pool_names(setup.with_params(value_card=-1))
-    wanted = options.cards or names
+    wanted, not_dealt = (options.cards, ()) if options.cards else dealt_cards(setup, names, baseline)
     unknown = [c for c in wanted if c not in names]
     if unknown:
         raise SpecError(f"card {unknown[0]!r} is not in the {setup.game} pool; e.g. {', '.join(names[:3])}")
@@ -317,6 +340,7 @@ def card_values(
         "pairs_used": sum(t.pairs for t in tallies),
         "resolved": sum(t.resolved for t in tallies),
         "n_cards": len(tallies),
+        "not_dealt": list(not_dealt),  # pool cards the set-up never deals (e.g. another deck): not valued
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     return values_frame(tallies), summary

@@ -25,6 +25,7 @@ from balance.value import (
     ValueOptions,
     arms,
     card_values,
+    dealt_cards,
     paired_interval,
     rank_correlation,
     value_batch,
@@ -263,3 +264,20 @@ def test_a_card_file_rewritten_in_place_is_played_as_rewritten(tmp_path):
     assert int(balance.pairs.resolved(setup).pool.table["score"][card]) == 1
     edit_cards("cardinger", source, {("Bumblebee", "score"): "5"}, path)
     assert int(balance.pairs.resolved(setup).pool.table["score"][card]) == 5
+
+
+def test_every_card_means_every_card_the_decks_deal():
+    """Cardia's pool holds decks I and II; under deck I only deck I's 16 cards can be valued, deck II's are listed."""
+    setup = make_setup("cardia")
+    names = pool_names(setup)
+    dealt, left = dealt_cards(setup, names, "blank")
+    assert len(names) == 32
+    assert len(dealt) == 16
+    assert len(left) == 16
+    assert "Djinn" in dealt
+    assert "Mechanical Djinn" in left
+    dealt_ii, left_ii = dealt_cards(setup.with_params(deck=1), names, "blank")
+    assert set(dealt_ii) == set(left)
+    assert set(left_ii) == set(dealt)
+    with pytest.raises(SpecError, match="needs one deck"):
+        dealt_cards(setup.with_params(deck=3), names, "blank")  # deck = sweep: no card can be valued
