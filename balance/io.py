@@ -6,13 +6,22 @@ Layout of ``runs/<run_id>/`` (DESIGN.md: Results dataset)::
     params.json          the rule parameters by name
     cards.parquet        card dimension: card (id), name, the pool's columns (see card_dimension)
     bots.parquet         seat, bot, bot_id, weights (JSON)
-    games/part-NNNNN.parquet   one part per chunk (likewise seats/, cards/, turns/)
+    games/part-NNNNN.parquet   one part per chunk (likewise seats/ and, when recorded, cards/, turns/)
+    agg_cards/part-NNNNN.parquet   the chunk's sufficient statistics (balance.aggregates), likewise
+                         agg_hands/, agg_tempo/, agg_order/, agg_steps/, agg_levels/, per_game/
 
 Parquet columns are the kernel record fields (``GameSpec.tables``) with these changes:
 enum-coded columns (``GameSpec.enums``) become strings, ``seats.bot`` becomes the bot
-name, fixed-size array fields (``seats.deck``) become lists without their -1 padding,
-and ``games`` gains ``run_id``, ``variant`` and ``chunk``. Parts are written to a
-temporary name and renamed when complete, so a reader never sees a torn file.
+name, fixed-size array fields (``seats.deck``) become lists without their -1 padding
+(written only with the raw cards table: they are per-card data), and ``games`` gains
+``run_id``, ``variant`` and ``chunk``. ``games.seed`` is not stored when it is
+``game_seed(root_seed, game)`` for every game (the manifest's ``derived`` says so): it
+is recomputed on reading (:func:`seed_expr`). Parts are written to a temporary name and
+renamed when complete, so a reader never sees a torn file.
+
+``manifest["layout"]`` says what each table directory holds: ``raw`` (every row),
+``raw sample`` (the rows of the first ``raw_sample`` games) or ``aggregate``. Runs made
+before aggregates existed have only raw tables and read as before.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +45,57 @@ from sims.core import TABLES, CardPool
 
 MANIFEST = "manifest.json"
 PART = "part-{:05d}.parquet"
-# lz4: measured on a 50 000-game chunk (2 M card rows) it writes 2x and reads 3x faster
-# than zstd level 1, for files about 2x larger (~0.9 GB per million games, all tables).
+# Raw cards/turns parts: lz4, measured on a 50 000-game chunk (2 M card rows) it writes 2x
+# and reads 3x faster than zstd level 1, for files about 2x larger (~0.9 GB per million
+# games, all tables). The small tables kept for every game (games, seats, per_game) and the
+# aggregates are written compact instead: zstd, dictionary-encoded small integers, the
+# ascending game id delta-encoded (see write_part).
 COMPRESSION = "lz4"
+COMPACT = ("games", "seats", "per_game")
+
+
+class Sums:
+    """A run's sufficient statistics (``balance.aggregates``), each table merged over its chunks on first use.
+
+    ``frame(name)`` returns the merged table (sums over chunks per key), or None when the
+    run does not have it; ``per_game`` scans the per-game table lazily.
+    """
+
+    def __init__(self, path: Path, layout: Mapping[str, Any]) -> None:
+        """Open the aggregate tables listed in ``layout`` (name -> {"keys": [...]}) under ``path``."""
+        self.path = path
+        self.keys = {name: tuple(v.get("keys", ())) for name, v in layout.items()}
+        self._merged: dict[str, pl.DataFrame | None] = {}
+
+    def __contains__(self, name: str) -> bool:
+        """Return whether the run has aggregate table ``name``."""
+        return name in self.keys
+
+    def _parts(self, name: str) -> list[Path]:
+        return sorted((self.path / name).glob("part-*.parquet"))
+
+    def frame(self, name: str) -> pl.DataFrame | None:
+        """Return aggregate ``name`` summed over the run's chunks by its keys (sorted by them), or None."""
+        if name not in self.keys or name == "per_game":
+            return None
+        if name not in self._merged:
+            parts = self._parts(name)
+            keys = list(self.keys[name])
+            if not parts:
+                self._merged[name] = None
+            else:
+                lf = pl.scan_parquet(parts)
+                values = [c for c in lf.collect_schema().names() if c not in keys]
+                sums = [pl.col(c).sum() for c in values]
+                merged = lf.group_by(keys).agg(sums).sort(keys) if keys else lf.select(sums)
+                self._merged[name] = merged.collect()
+        return self._merged[name]
+
+    @property
+    def per_game(self) -> pl.LazyFrame | None:
+        """Return the per-game values (lead changes, lead for good, steps) as a lazy scan, or None."""
+        parts = self._parts("per_game") if "per_game" in self.keys else []
+        return pl.scan_parquet(parts) if parts else None
 
 
 @dataclass(frozen=True)
@@ -55,6 +113,15 @@ class Run:
     cards: pl.LazyFrame | None
     turns: pl.LazyFrame | None
     card_dim: pl.DataFrame
+    sums: Sums | None = None  # sufficient statistics (None: a run made with --no-aggregates, or an old run)
+
+    @property
+    def raw_sample(self) -> int | None:
+        """Return N when the cards/turns tables hold only the rows of the first N games (``--raw-sample``)."""
+        layout = self.manifest.get("layout") or {}
+        sample = self.manifest.get("raw_sample") or 0
+        sampled = any(str(layout.get(t, "")).startswith("raw sample") for t in ("cards", "turns"))
+        return int(sample) if sampled and sample else None
 
     @property
     def name(self) -> str:
@@ -130,15 +197,54 @@ def load_run(path: Path | str) -> Run:
         frames[table] = pl.scan_parquet(parts) if parts else None
     if frames["games"] is None or frames["seats"] is None:
         raise RunError(f"{path}: run has no games")
+    games = frames["games"]
+    if "seed" in (manifest.get("derived") or {}).get("games", []):
+        root = int(manifest["root_seed"])
+        games = games.with_columns(seed_expr(root).alias("seed")).select(_game_order(games, manifest))
+    aggregates = manifest.get("aggregates")
     return Run(
         path=path,
         manifest=manifest,
-        games=frames["games"],
+        games=games,
         seats=frames["seats"],
         cards=frames["cards"],
         turns=frames["turns"],
         card_dim=pl.read_parquet(path / "cards.parquet"),
+        sums=Sums(path, aggregates) if isinstance(aggregates, Mapping) and aggregates else None,
     )
+
+
+def _game_order(games: pl.LazyFrame, manifest: Mapping[str, Any]) -> list[str]:
+    """Return the games columns with ``seed`` back in its place (after ``game``) when it was derived."""
+    names = [c for c in games.collect_schema().names() if c != "seed"]
+    at = names.index("game") + 1 if "game" in names else 0
+    return [*names[:at], "seed", *names[at:]]
+
+
+_GOLDEN, _M1, _M2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def _mix64(z: pl.Expr) -> pl.Expr:
+    """Return the splitmix64 finaliser of a UInt64 expression (polars multiplies UInt64 modulo 2**64)."""
+    z = (z ^ (z // (1 << 30))) * pl.lit(_M1, pl.UInt64)
+    z = (z ^ (z // (1 << 27))) * pl.lit(_M2, pl.UInt64)
+    return z ^ (z // (1 << 31))
+
+
+def seed_expr(root_seed: int, game: str = "game") -> pl.Expr:
+    """Return ``sims.core.rng.game_seed(root_seed, game)`` as a polars expression over the ``game`` column.
+
+    The same splitmix64 hash the kernels seed each game with, so a derived seed column
+    equals the one the kernel would have written (tested against the kernel).
+
+    Examples
+    --------
+    >>> pl.DataFrame({"game": [0, 1]}).select(seed_expr(1).alias("seed"))["seed"].to_list()
+    [11385487063155714807, 658006869215568080]
+    """
+    g = pl.col(game).cast(pl.UInt64)
+    inner = _mix64(g * pl.lit(_GOLDEN, pl.UInt64) + pl.lit(_GOLDEN, pl.UInt64))
+    return _mix64(pl.lit(root_seed, pl.UInt64) ^ inner)
 
 
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
@@ -166,15 +272,18 @@ def records_to_table(
     enums: Mapping[str, Any] | None = None,
     names: Mapping[str, Sequence[str]] | None = None,
     constants: Mapping[str, Any] | None = None,
+    drop: Sequence[str] = (),
 ) -> pa.Table:
     """Convert a kernel record array to an Arrow table (see module docstring).
 
     ``enums`` maps a column to its IntEnum (codes -> lower-case names); ``names`` maps a
     column to a sequence of labels indexed by its codes; ``constants`` adds columns with
-    one value for every row.
+    one value for every row; ``drop`` names fields left out.
     """
     columns: dict[str, pa.Array] = {}
     for field in records.dtype.names or ():
+        if field in drop:
+            continue
         if enums and field in enums:
             labels = [m.name.lower() for m in sorted(enums[field], key=int)]
             columns[field] = _labelled(records[field], labels)
@@ -188,6 +297,23 @@ def records_to_table(
         else:
             columns[key] = _labelled(np.zeros(len(records), dtype=np.int32), [value])
     return pa.table(columns)
+
+
+def columns_to_table(columns: Mapping[str, np.ndarray]) -> pa.Table:
+    """Return an Arrow table of named numpy columns (object arrays hold labels and become strings).
+
+    Examples
+    --------
+    >>> columns_to_table({"how": np.array(["a", "b"], dtype=object), "rows": np.array([3, 4])}).column_names
+    ['how', 'rows']
+    """
+    out = {}
+    for k, v in columns.items():
+        if isinstance(v, np.ma.MaskedArray):  # masked: null (a game without a lead for good)
+            out[k] = pa.array(v.data, mask=np.ma.getmaskarray(v))
+        else:
+            out[k] = pa.array(v.tolist() if v.dtype == object else v)
+    return pa.table(out)
 
 
 def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None = None) -> pl.DataFrame:
@@ -243,14 +369,26 @@ def _labelled(codes: np.ndarray, labels: Sequence[Any]) -> pa.Array:
     return dictionary.dictionary_decode()
 
 
-def write_part(table: pa.Table, directory: Path, index: int) -> Path:
-    """Write one chunk's part atomically; rewriting the same chunk gives the same bytes."""
+def write_part(table: pa.Table, directory: Path, index: int, *, compact: bool = False) -> Path:
+    """Write one chunk's part atomically; rewriting the same chunk gives the same bytes.
+
+    ``compact`` (the games, seats and per-game tables and the aggregates, kept for every
+    game of a run): zstd, every column but ``game`` dictionary-encoded (small integers
+    become a few bits each), ``game`` delta-encoded (an ascending id costs almost
+    nothing). Otherwise (raw cards and turns rows): lz4, only strings dictionary-encoded,
+    for write speed.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     final = directory / PART.format(index)
-    tmp = directory / (f".{final.name}.{os.getpid()}.tmp")
+    tmp = directory / (f".{final.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     strings = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-    # Dictionary-encode only the string columns: on the integer columns it costs ~30 % of
-    # the write time and zstd already shrinks them well.
-    pq.write_table(table, tmp, compression=COMPRESSION, use_dictionary=strings)
+    if compact:
+        flat = [f.name for f in table.schema if not pa.types.is_list(f.type) and f.name != "game"]
+        ids = {"game": "DELTA_BINARY_PACKED"} if "game" in table.column_names else None
+        pq.write_table(table, tmp, compression="zstd", use_dictionary=flat, column_encoding=ids)
+    else:
+        # Dictionary-encode only the string columns: on the integer columns it costs ~30 % of
+        # the write time and zstd already shrinks them well.
+        pq.write_table(table, tmp, compression=COMPRESSION, use_dictionary=strings)
     os.replace(tmp, final)
     return final

@@ -4,6 +4,13 @@ Game ``g`` is seeded by ``hash(root_seed, g)`` inside the kernel, so the tables 
 depend on chunk size or worker count. Each chunk writes its parts atomically and is
 then marked ``done`` in ``manifest.json``; ``resume`` replays only the chunks not marked
 done, so an interrupted run finishes without lost or duplicated games.
+
+A chunk plays its games in batches into reused buffers (``sims.core.batches``) and
+reduces every batch's card and turn rows to sufficient statistics right away
+(``balance.aggregates``): by default only ``games``, ``seats`` and those small tables
+are written, and the per-card and per-turn rows only when asked for (``tables``) or for
+the first ``raw_sample`` games. ``checked`` replays every game with the kernel's
+invariant checks and stops the run at the first game that breaks one.
 """
 
 from __future__ import annotations
@@ -27,9 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from balance import io
+from balance import aggregates, io
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
+from sims.core.batches import game_seeds, play_batches
+
+
+class InvariantError(RuntimeError):
+    """A checked run found a game that breaks one of the kernel's invariants; the message names it."""
 
 
 def run(spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None) -> Path:
@@ -75,6 +87,8 @@ def reopen(run_dir: Path | str, *, workers: int | None = None) -> tuple[dict[str
         )
     if pool_digest(resolved) != manifest["pool"]["sha256"]:
         raise SpecError(f"{path}: the card pool or decks changed since this run was made; start a new run")
+    if "layout" not in manifest:  # made before aggregates existed: finish it with the same tables
+        resolved = replace(resolved, spec=replace(resolved.spec, aggregates=False, raw_sample=0))
     return manifest, resolved
 
 
@@ -131,6 +145,14 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
         },
         "params": game.describe_params(resolved.params),
         "tables": list(spec.tables),
+        "raw_sample": spec.raw_sample,
+        "layout": layout(resolved),
+        "aggregates": {
+            name: {"keys": list(keys), "description": aggregates.DESCRIPTIONS[name]}
+            for name, keys in aggregate_keys(resolved).items()
+        },
+        "derived": {"games": ["seed"]} if derived_seed(resolved) else {},
+        "checked": spec.checked,
         "chunk_size": spec.chunk_size,
         "pool": {"path": str(resolved.pool.path), "n_cards": len(resolved.pool), "sha256": pool_digest(resolved)},
         "spec": spec.to_dict(),
@@ -142,6 +164,43 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
             for i, (g, n) in enumerate(chunk_bounds(spec.n_games, spec.chunk_size))
         ],
     }
+
+
+def plan(resolved: Resolved) -> aggregates.Plan:
+    """Return the sufficient statistics the run's game keeps (``balance.aggregates.make_plan``)."""
+    return aggregates.make_plan(resolved.game, len(resolved.pool))
+
+
+def aggregate_keys(resolved: Resolved) -> dict[str, tuple[str, ...]]:
+    """Return the aggregate tables the run writes, each with its key columns (empty without aggregates)."""
+    if not resolved.spec.aggregates:
+        return {}
+    p = plan(resolved)
+    keys = {
+        aggregates.CARDS: ("card", "seat", "half"),
+        aggregates.HANDS: ("seen",),
+        aggregates.TEMPO: ("grain", "turn", "d", "first_seat", "winner"),
+        aggregates.ORDER: (),
+        aggregates.STEPS: p.step_keys,
+        aggregates.LEVELS: ("level", "first"),
+        aggregates.PER_GAME: ("game",),
+    }
+    return {name: keys[name] for name in p.tables}
+
+
+def layout(resolved: Resolved) -> dict[str, str]:
+    """Return what each table directory of the run holds: raw, raw sample or aggregate."""
+    spec = resolved.spec
+    out = {t: "raw" for t in spec.tables}
+    if spec.raw_sample:
+        for t in ("cards", "turns"):
+            out.setdefault(t, f"raw sample (games 0 .. {spec.raw_sample - 1})")
+    return out | {name: "aggregate" for name in aggregate_keys(resolved)}
+
+
+def derived_seed(resolved: Resolved) -> bool:
+    """Return whether ``games.seed`` is ``game_seed(root_seed, game)`` (one games row per game), so not stored."""
+    return resolved.game.rows_per_game["games"](resolved.params) == 1
 
 
 def _write_dimensions(resolved: Resolved, run_dir: Path, manifest: dict[str, Any]) -> None:
@@ -177,24 +236,82 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
     start = time.perf_counter()
     resolved = _resolved(spec)
     game = resolved.game
-    records = game.play_chunk(
-        resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights,
-        spec.seed, first, n, tables=spec.tables,
-    )  # fmt: skip
+    sums = aggregates.ChunkSums(plan(resolved)) if spec.aggregates else None
+    sample = {t: spec.raw_sample for t in ("cards", "turns") if spec.raw_sample and t not in spec.tables}
+    recorded = tuple(t for t in TABLES if t in spec.tables or t in sample or sums is not None)
+    kept: dict[str, list[np.ndarray]] = {t: [] for t in TABLES if t in spec.tables or t in sample}
+    args = (resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights, spec.seed)
+    for batch in play_batches(game, *args, first, n, tables=recorded):
+        if sums is not None:
+            sums.add(batch)
+        for table, parts in kept.items():
+            rows = batch[table]
+            parts.append(rows[rows["game"] < sample[table]] if table in sample else rows.copy())
     played = time.perf_counter()
-    enums = game.enums
+    checks = _check_chunk(resolved, first, n) if spec.checked else None
+    checked = time.perf_counter()
+    records = {t: np.concatenate(p) if p else np.zeros(0, game.tables[t]) for t, p in kept.items()}
+    derived = derived_seed(resolved)
+    if derived:
+        _verify_seeds(records["games"], spec.seed)
     for table, recs in records.items():
         names = {"bot": game.bots} if table == "seats" else None
         constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else None
-        arrow = io.records_to_table(recs, enums=enums.get(table), names=names, constants=constants)
-        io.write_part(arrow, run_dir / table, index)
+        drop = ["seed"] if table == "games" and derived else []
+        if table == "seats" and "cards" not in spec.tables:  # per-card lists (decks) go with the cards table
+            drop += [f for f in recs.dtype.names or () if recs.dtype.fields[f][0].shape]
+        arrow = io.records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
+        io.write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
+    for name, columns in (sums.tables() if sums is not None else {}).items():
+        io.write_part(io.columns_to_table(columns), run_dir / name, index, compact=True)
     return {
         "index": index,
         "n_games": n,
         "play_s": played - start,
-        "write_s": time.perf_counter() - played,
+        "check_s": checked - played,
+        "write_s": time.perf_counter() - checked,
+        "checks": checks,
         "pid": os.getpid(),
     }
+
+
+CHECKS = ("decisions", "conservation_violations", "illegal_actions", "unfinished_games")
+
+
+def _check(resolved: Resolved, first: int, n: int) -> np.ndarray:
+    report = np.zeros(len(CHECKS), np.int64)
+    r = resolved
+    r.game.check_games(r.params, r.pool.table, r.decks, r.bot_ids, r.weights, np.uint64(r.spec.seed), first, n, report)
+    return report
+
+
+def _check_chunk(resolved: Resolved, first: int, n: int) -> dict[str, int]:
+    """Replay games ``[first, first + n)`` with the kernel's invariant checks; raise at the first broken one."""
+    report = _check(resolved, first, n)
+    if report[1:].any():
+        lo, size = first, n  # bisect to the first game that breaks an invariant
+        while size > 1:
+            half = size // 2
+            if _check(resolved, lo, half)[1:].any():
+                size = half
+            else:
+                lo, size = lo + half, size - half
+        bad = _check(resolved, lo, 1)
+        found = ", ".join(f"{k.replace('_', ' ')} {int(v)}" for k, v in zip(CHECKS[1:], bad[1:], strict=True) if v)
+        raise InvariantError(
+            f"checked run: game {lo} breaks the rules' invariants ({found}); see it with "
+            f"`balance replay RUN_DIR {lo}` (the run stops here; its finished chunks are kept)"
+        )
+    return dict(zip(CHECKS, (int(v) for v in report), strict=True))
+
+
+def _verify_seeds(games: np.ndarray, root_seed: int) -> None:
+    """Raise unless every games row's seed is ``game_seed(root_seed, game)`` (it is then not stored)."""
+    expected = np.zeros(len(games), np.uint64)
+    game_seeds(np.uint64(root_seed), games["game"].astype(np.int64), expected)
+    if not np.array_equal(expected, games["seed"]):
+        bad = int(games["game"][np.flatnonzero(expected != games["seed"])[0]])
+        raise RuntimeError(f"game {bad}: seed is not game_seed(root_seed, game); the seed column cannot be derived")
 
 
 def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progress: bool) -> None:
@@ -205,6 +322,8 @@ def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progre
     for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, spec.workers, spec.cluster):
         chunk = manifest["chunks"][summary["index"]]
         chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
+        if summary.get("checks") is not None:
+            chunk.update(check_s=round(summary["check_s"], 3), checks=summary["checks"])
         io.write_json(run_dir / io.MANIFEST, manifest)
         bar.advance(summary["n_games"])
     bar.close()

@@ -11,7 +11,10 @@ A spec file looks like::
     seed = 1
     bots = ["greedy", "greedy"]   # one per seat
     workers = 2                   # default: every CPU this process may use
-    tables = ["games", "seats", "cards", "turns"]
+    tables = ["games", "seats"]   # raw tables kept in full; add "cards", "turns" for every row
+    raw_sample = 10000            # also keep the cards and turns rows of the first 10 000 games
+    aggregates = true             # per-chunk sufficient statistics (what the report reads)
+    checked = false               # replay every game with invariant checks (balance run --checked)
 
     [params]                      # rule overrides on top of the variant
     max_turns = 300
@@ -39,6 +42,7 @@ import sims
 from sims.core import TABLES, CardDataError, CardPool, GameSpec, ParamError, load_decks
 
 DEFAULT_CHUNK = 50_000
+DEFAULT_TABLES = ("games", "seats")  # raw tables kept in full by default; cards and turns become aggregates
 DEFAULT_BOT = "greedy"
 MAX_SEED = 2**64 - 1  # the root seed is an unsigned 64-bit key of the counter-based RNG
 MAX_GAMES = 2**31 - 1  # game ids are int64 in the tables, but kernels index games with int32 headroom
@@ -70,7 +74,10 @@ class RunSpec:
     cards_file: str | None = None
     decks_file: str | None = None
     deck_names: tuple[str, ...] = ()
-    tables: tuple[str, ...] = TABLES
+    tables: tuple[str, ...] = DEFAULT_TABLES  # raw tables kept for every game
+    raw_sample: int = 0  # also keep the raw cards and turns rows of games 0 .. raw_sample - 1
+    aggregates: bool = True  # write the per-chunk sufficient statistics (balance.aggregates)
+    checked: bool = False  # replay every game with the kernel's invariant checks; stop at a violation
     workers: int = field(default_factory=default_workers)
     chunk_size: int = DEFAULT_CHUNK
     out: str = "runs"
@@ -95,9 +102,12 @@ class RunSpec:
         for key in ("bots", "tables", "deck_names"):
             if key in values:
                 values[key] = _names(values[key], f"{source}: key {key!r}")
-        for key in ("n_games", "seed", "workers", "chunk_size"):
+        for key in ("n_games", "seed", "workers", "chunk_size", "raw_sample"):
             if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
                 raise SpecError(f"{source}: key {key!r} must be a whole number, got {values[key]!r}")
+        for key in ("aggregates", "checked"):
+            if key in values and not isinstance(values[key], bool):
+                raise SpecError(f"{source}: key {key!r} must be true or false, got {values[key]!r}")
         for key in ("params", "bot_weights"):
             if key in values and not isinstance(values[key], Mapping):
                 raise SpecError(f"{source}: key {key!r} must be a table")
@@ -231,7 +241,7 @@ def resolve(spec: RunSpec) -> Resolved:
 
 
 def check_sizes(spec: RunSpec) -> None:
-    """Raise ``SpecError`` unless seed, game count, workers, chunk size, tables and cluster are valid."""
+    """Raise ``SpecError`` unless seed, game count, workers, chunk size, raw sample, tables and cluster are valid."""
     bad_tables = [t for t in spec.tables if t not in TABLES]
     if bad_tables or not {"games", "seats"} <= set(spec.tables):
         raise SpecError(
@@ -245,6 +255,8 @@ def check_sizes(spec: RunSpec) -> None:
         raise SpecError(f"workers and chunk_size must be at least 1, got {spec.workers} and {spec.chunk_size}")
     if spec.chunk_size > MAX_GAMES:
         raise SpecError(f"chunk_size must be at most {MAX_GAMES:,}, got {spec.chunk_size}")
+    if not 0 <= spec.raw_sample <= MAX_GAMES:
+        raise SpecError(f"raw_sample must be from 0 to {MAX_GAMES:,} games, got {spec.raw_sample}")
     if spec.cluster is not None and not spec.cluster.strip():
         raise SpecError("cluster must be a Dask scheduler address, 'local' or 'local:N'")
     if spec.cluster and spec.cluster.startswith("local:"):

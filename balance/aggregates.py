@@ -1,0 +1,370 @@
+"""Sufficient statistics of a run: small per-chunk sums that a report merges exactly.
+
+Every figure a report draws from the ``cards`` and ``turns`` tables is a ratio of sums, a
+histogram or a per-game value, so a chunk can reduce its card and turn rows right after
+the kernel wrote them (:class:`ChunkSums`) and keep only these tables (integer sums:
+merging chunks in any order gives the same totals, whatever the chunking):
+
+============ ================================== ==========================================
+table        one row per                        columns
+============ ================================== ==========================================
+agg_cards    card × seat × half (game % 2)      rows; per win rate ``<rate>_n``/``_k``;
+                                                ``turn_played_n/_total/_squares``; per counter
+                                                ``<c>_sum``/``_sumsq`` (n = rows)
+agg_hands    seen / not seen                    n, wins, hands, games, length_sum/_sumsq
+agg_tempo    grain × turn × d × first seat ×    count (d = score_0 − score_1 at the end of
+             winner                             the turn, or of the round for grain round)
+agg_order    chunk                              rows, off (turn rows out of alternation)
+agg_steps    value of the turns' enum columns   rows, decided, opener_wins; per counter
+             (and level)                        ``<c>_sum``/``_sumsq``
+agg_levels   level × first step at it           count
+per_game     game                               lead_changes, lead_for_good, steps
+============ ================================== ==========================================
+
+Which tables a game gets follows from its record dtypes and ``GameSpec`` alone
+(:func:`make_plan`); nothing here knows a particular game. ``balance.metrics`` turns the
+merged sums into the same frames it computes from raw rows. This module imports only
+numpy and ``sims.core``, so pool workers stay light.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sims.core.records import CORE_COLUMNS
+from sims.core.sums import NONE, group_index, group_moments, lead_stats, level_firsts
+
+# Column conventions shared with balance.metrics (which imports them from here).
+KEYS = frozenset({"game", "seed", "seat", "card", "won", "bot", "run_id", "variant", "chunk"})
+CARD_VALUE_COLUMNS = ("won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played")
+RATES = ("gp_wr", "oh_wr", "gd_wr", "gih_wr", "gns_wr", "played_wr")  # win rates counted per card (cards.py)
+ATTRIBUTE_COUNTERS = ("times_played",)  # core card columns averaged like the extra counters
+TEMPO_COLUMNS = ("score_0", "score_1")
+STEP_COLUMNS = ("winner", "how")
+LEVEL = "level"
+
+CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME = (
+    "agg_cards",
+    "agg_hands",
+    "agg_tempo",
+    "agg_order",
+    "agg_steps",
+    "agg_levels",
+    "per_game",
+)
+AGGREGATES = (CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME)
+DESCRIPTIONS = {
+    CARDS: "per card, seat and half of the games: rows, win-rate counts, counter sums",
+    HANDS: "card-games seen and not seen: counts, wins, hands, games, game-length sums",
+    TEMPO: "score difference histogram by turn and by round, first seat and winner",
+    ORDER: "turn rows and rows out of strict alternation",
+    STEPS: "turn rows by their enum columns (and level): counts, decided, opener wins, counter sums",
+    LEVELS: "first step at each level: histogram",
+    PER_GAME: "per game: lead changes, turn the winner leads for good, steps",
+}
+
+
+def _numeric(dtype: np.dtype, skip: set[str]) -> tuple[str, ...]:
+    """Return the scalar integer fields of ``dtype`` not in ``skip``, in order."""
+    out = []
+    for name in dtype.names or ():
+        sub = dtype.fields[name][0]
+        if name not in skip and sub.shape == () and sub.kind in "iu":
+            out.append(name)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which sufficient statistics a game's runs keep, read from its record dtypes and ``GameSpec``."""
+
+    seats: int
+    n_cards: int
+    turn_unit: str
+    enums: Mapping[str, Mapping[str, type[enum.Enum]]] = field(repr=False)
+    card_values: bool  # cards carry won / opening hand / drawn / played: win rates per card
+    card_counters: tuple[str, ...]  # times_played (when present), then the extra numeric card columns
+    hands: bool  # seen / not seen card-games (two seats with card values and games.turns)
+    tempo: bool  # turns carry both scores and games a winner and first seat
+    rounds: bool  # tempo by round as well (seats take turns in a two-seat game of turns)
+    step_keys: tuple[str, ...]  # level (when present), then the turns' enum columns
+    step_winner: bool  # turns say who won the row and who opened it
+    step_counters: tuple[str, ...]
+    levels: bool
+    per_game: tuple[str, ...]
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """Return the aggregate tables this plan writes."""
+        kept = {CARDS: True, HANDS: self.hands, TEMPO: self.tempo, ORDER: self.tempo, STEPS: True}
+        kept |= {LEVELS: self.levels, PER_GAME: bool(self.per_game)}
+        return tuple(t for t in AGGREGATES if kept[t])
+
+
+def make_plan(game: Any, n_cards: int) -> Plan:
+    """Return the :class:`Plan` of ``game`` (a ``GameSpec``) with a pool of ``n_cards`` cards."""
+    tables, enums = game.tables, game.enums
+    cards, turns, games = (tables[t].names or () for t in ("cards", "turns", "games"))
+    card_values = all(c in cards for c in CARD_VALUE_COLUMNS)
+    skip_cards = set(CORE_COLUMNS["cards"]) | KEYS | set(enums.get("cards", {}))
+    counters = tuple(c for c in ATTRIBUTE_COUNTERS if c in cards) + _numeric(tables["cards"], skip_cards)
+    tempo = all(c in turns for c in TEMPO_COLUMNS) and {"winner", "first_seat"} <= set(games)
+    turn_enums = tuple(c for c in turns if c in enums.get("turns", {}))
+    skip_turns = set(CORE_COLUMNS["turns"]) | KEYS | {"winner"} | set(TEMPO_COLUMNS) | set(turn_enums)
+    steps = game.turn_unit != "turn" and all(c in turns for c in STEP_COLUMNS)
+    per_game = ("lead_changes", "lead_for_good") if tempo else ()
+    if steps and f"{game.turn_unit}s" not in games:
+        per_game += ("steps",)
+    return Plan(
+        seats=game.seats,
+        n_cards=n_cards,
+        turn_unit=game.turn_unit,
+        enums=enums,
+        card_values=card_values,
+        card_counters=counters,
+        hands=card_values and game.seats >= 2 and "turns" in games,
+        tempo=tempo,
+        rounds=tempo and game.seats == 2 and game.turn_unit == "turn" and "seat" in turns,
+        step_keys=((LEVEL,) if LEVEL in turns else ()) + turn_enums,
+        step_winner="winner" in turns and "seat" in turns,
+        step_counters=_numeric(tables["turns"], skip_turns),
+        levels=LEVEL in turns,
+        per_game=per_game,
+    )
+
+
+def card_columns(plan: Plan) -> list[str]:
+    """Return the value columns of ``agg_cards`` (after its keys ``card, seat, half``), in order."""
+    out = ["rows"]
+    if plan.card_values:
+        out += [f"{r}_{x}" for r in RATES for x in ("n", "k")]
+        out += ["turn_played_n", "turn_played_total", "turn_played_squares"]
+    return out + [f"{c}_{x}" for c in plan.card_counters for x in ("sum", "sumsq")]
+
+
+def step_columns(plan: Plan) -> list[str]:
+    """Return the value columns of ``agg_steps`` (after its keys :attr:`Plan.step_keys`), in order."""
+    out = ["rows", *(["decided", "opener_wins"] if plan.step_winner else [])]
+    return out + [f"{c}_{x}" for c in plan.step_counters for x in ("sum", "sumsq")]
+
+
+class _Sparse:
+    """Keyed integer sums collected batch by batch and reduced by key at the end."""
+
+    def __init__(self, keys: Sequence[str], columns: Sequence[str]) -> None:
+        self.keys, self.columns = tuple(keys), tuple(columns)
+        self.parts: list[tuple[list[np.ndarray], np.ndarray]] = []
+
+    def add(self, keys: list[np.ndarray], values: np.ndarray) -> None:
+        if len(values):
+            self.parts.append(([np.asarray(k, np.int64) for k in keys], np.asarray(values, np.int64)))
+
+    def reduce(self) -> tuple[list[np.ndarray], np.ndarray]:
+        if not self.parts:
+            return [np.zeros(0, np.int64) for _ in self.keys], np.zeros((0, len(self.columns)), np.int64)
+        keys = [np.concatenate([p[0][i] for p in self.parts]) for i in range(len(self.keys))]
+        values = np.concatenate([p[1] for p in self.parts])
+        if not self.keys:
+            return [], values.sum(axis=0, keepdims=True)
+        index, uniq = group_index(keys)
+        out = np.zeros((len(uniq[0]), values.shape[1]), np.int64)
+        np.add.at(out, index, values)
+        return uniq, out
+
+
+class ChunkSums:
+    """The sufficient statistics of one chunk, added batch by batch (:meth:`add`), then :meth:`tables`."""
+
+    def __init__(self, plan: Plan) -> None:
+        """Start empty sums for ``plan``."""
+        self.plan = plan
+        n_keys = plan.n_cards * plan.seats * 2
+        self.cards = np.zeros((n_keys, len(card_columns(plan))), np.int64)
+        self.hands = np.zeros((2, 6), np.int64)
+        self.tempo = _Sparse(("grain", "turn", "d", "first_seat", "winner"), ("count",))
+        self.order = np.zeros(2, np.int64)
+        self.steps = _Sparse(plan.step_keys, step_columns(plan))
+        self.levels = _Sparse(("level", "first"), ("count",))
+        self.per_game: list[list[np.ndarray]] = []
+
+    def add(self, rec: Mapping[str, np.ndarray]) -> None:
+        """Add one batch's records (``games`` plus whichever of ``cards``/``turns`` were recorded)."""
+        games = rec["games"]
+        if len(games) == 0:
+            return
+        ids = games["game"]
+        dense = int(ids[-1]) - int(ids[0]) + 1 == len(ids) and bool(np.all(np.diff(ids) == 1))
+        g0 = int(ids[0])
+
+        def local(rows: np.ndarray) -> np.ndarray:
+            return (rows - g0) if dense else np.searchsorted(ids, rows)
+
+        cards = rec.get("cards")
+        if cards is not None and len(cards):
+            self._cards(cards, local(cards["game"]), games)
+        turns = rec.get("turns")
+        if turns is not None:
+            self._turns(turns, local(turns["game"]), games)
+
+    def _cards(self, c: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
+        p, seats = self.plan, self.plan.seats
+        half = (c["game"] % 2).astype(np.int64)
+        key = (c["card"].astype(np.int64) * seats + c["seat"]) * 2 + half
+        k = len(self.cards)
+        cols = [np.bincount(key, minlength=k)]
+        if p.card_values:
+            won = c["won"] == 1
+            fdt, fpt = c["first_drawn_turn"], c["first_played_turn"]
+            masks = [None, c["in_opening_hand"] == 1, fdt > 0, fdt >= 0, fdt == -1, c["times_played"] > 0]
+            for mask in masks:
+                sel = key if mask is None else key[mask]
+                cols.append(np.bincount(sel, minlength=k))
+                cols.append(np.bincount(sel[won if mask is None else won[mask]], minlength=k))
+            played = fpt >= 0
+            cols.append(np.bincount(key[played], minlength=k))
+            moments = group_moments(c, ["first_played_turn"], np.where(played, key, -1), k)
+            cols += [moments[0][:, 0], moments[1][:, 0]]
+            self._hands(c, at, won, fdt >= 0, games)
+        moments = group_moments(c, p.card_counters, key, k)
+        for j in range(len(p.card_counters)):
+            cols += [moments[0][:, j], moments[1][:, j]]
+        self.cards += np.stack(cols, axis=1)
+
+    def _hands(self, c: np.ndarray, at: np.ndarray, won: np.ndarray, seen: np.ndarray, games: np.ndarray) -> None:
+        seats, n_games = self.plan.seats, len(games)
+        hand = at.astype(np.int64) * seats + c["seat"]
+        size = n_games * seats
+        w = np.zeros(size, np.int64)
+        w[hand[won]] = 1
+        length = np.repeat(games["turns"].astype(np.int64), seats)
+        for row, mask in ((0, seen), (1, ~seen)):
+            count = np.bincount(hand[mask], minlength=size)
+            held = count > 0
+            self.hands[row] += [
+                count.sum(),
+                (count * w).sum(),
+                held.sum(),
+                held.reshape(n_games, seats).any(axis=1).sum(),
+                (count * length).sum(),
+                (count * length * length).sum(),
+            ]
+
+    def _turns(self, t: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
+        p = self.plan
+        turn = t["turn"].astype(np.int64)
+        if len(t) > 1 and not bool(np.all(np.diff(at * 65536 + turn) > 0)):
+            order = np.lexsort((turn, at))
+            t, at, turn = t[order], at[order], turn[order]
+        if p.tempo:
+            self._tempo(t, at, turn, games)
+        index, values = group_index([t[k] for k in p.step_keys]) if p.step_keys else (np.zeros(len(t), np.int64), [])
+        n = len(values[0]) if p.step_keys else min(1, len(t))
+        if n:
+            cols = [np.bincount(index, minlength=n)]
+            if p.step_winner:
+                decided = t["winner"] >= 0
+                cols += [
+                    np.bincount(index[decided], minlength=n),
+                    np.bincount(index[decided & (t["winner"] == t["seat"])], minlength=n),
+                ]
+            moments = group_moments(t, p.step_counters, index, n)
+            for j in range(len(p.step_counters)):
+                cols += [moments[0][:, j], moments[1][:, j]]
+            self.steps.add(values, np.stack(cols, axis=1))
+        if p.levels and len(t):
+            level = t[LEVEL].astype(np.int64)
+            room = len(t) + len(games) * (int(level.max()) - int(level.min()))
+            out_level, out_turn = np.zeros(room, np.int64), np.zeros(room, np.int64)
+            m = level_firsts(at, turn, level, out_level, out_turn)
+            self._count(self.levels, [out_level[:m], out_turn[:m]])
+        if "steps" in p.per_game:
+            steps = np.bincount(at, minlength=len(games))
+            self.per_game.append([games["game"], steps])
+
+    def _tempo(self, t: np.ndarray, at: np.ndarray, turn: np.ndarray, games: np.ndarray) -> None:
+        d = t["score_0"].astype(np.int64) - t["score_1"]
+        first, winner = games["first_seat"][at].astype(np.int64), games["winner"][at].astype(np.int64)
+        self._count(self.tempo, [np.zeros(len(t), np.int64), turn, d, first, winner])
+        if self.plan.rounds and len(t):
+            r = (turn + 1) // 2
+            last = np.ones(len(t), bool)
+            last[:-1] = (at[1:] != at[:-1]) | (r[1:] != r[:-1])
+            self._count(self.tempo, [np.ones(last.sum(), np.int64), r[last], d[last], first[last], winner[last]])
+            self.order += [len(t), int(np.count_nonzero(t["seat"] != (first + turn - 1) % 2))]
+        else:
+            self.order += [len(t), len(t)]  # not a game of alternating turns: never drawn by round
+        changes = np.zeros(len(games), np.int64)
+        good = np.full(len(games), NONE, np.int64)
+        lead_stats(at.astype(np.int64), turn, d, games["winner"].astype(np.int64), changes, good)
+        self.per_game.append(
+            [games["game"], changes.astype(np.uint32), np.ma.masked_equal(good, NONE).astype(np.int32)]
+        )
+
+    @staticmethod
+    def _count(target: _Sparse, keys: list[np.ndarray]) -> None:
+        if len(keys[0]):
+            index, values = group_index(keys)
+            target.add(values, np.bincount(index)[:, None])
+
+    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+        """Return each aggregate table of the plan as columns (keys first; enum keys as labels)."""
+        p, out = self.plan, {}
+        n = p.n_cards * p.seats * 2
+        key = np.arange(n)
+        columns: dict[str, np.ndarray] = {
+            "card": (key // (2 * p.seats)).astype(np.int16),
+            "seat": (key // 2 % p.seats).astype(np.int8),
+            "half": (key % 2).astype(np.int8),
+        }
+        keep = self.cards[:, 0] > 0
+        for j, name in enumerate(card_columns(p)):
+            columns[name] = self.cards[:, j]
+        out[CARDS] = {k: v[keep] for k, v in columns.items()}
+        if p.hands:
+            names = ("n", "wins", "hands", "games", "length_sum", "length_sumsq")
+            out[HANDS] = {"seen": np.array([True, False]), **{c: self.hands[:, j] for j, c in enumerate(names)}}
+        if p.tempo:
+            keys, values = self.tempo.reduce()
+            grain = np.array(["turn", "round"], dtype=object)[keys[0]] if len(keys[0]) else np.zeros(0, object)
+            out[TEMPO] = {
+                "grain": grain,
+                "turn": keys[1].astype(np.int32),
+                "d": keys[2].astype(np.int32),
+                "first_seat": keys[3].astype(np.int8),
+                "winner": keys[4].astype(np.int8),
+                "count": values[:, 0],
+            }
+            out[ORDER] = {"rows": self.order[:1], "off": self.order[1:]}
+        keys, values = self.steps.reduce()
+        step = {k: self._labels("turns", k, v) for k, v in zip(p.step_keys, keys, strict=True)}
+        out[STEPS] = step | {c: values[:, j] for j, c in enumerate(step_columns(p))}
+        if p.levels:
+            keys, values = self.levels.reduce()
+            out[LEVELS] = {"level": keys[0], "first": keys[1], "count": values[:, 0]}
+        if p.per_game:
+            out[PER_GAME] = self._per_game()
+        return out
+
+    def _labels(self, table: str, column: str, codes: np.ndarray) -> np.ndarray:
+        members = self.plan.enums.get(table, {}).get(column)
+        if members is None:
+            return codes
+        labels = {int(m.value): m.name.lower() for m in members}
+        return np.array([labels.get(int(c), str(int(c))) for c in codes], dtype=object)
+
+    def _per_game(self) -> dict[str, np.ndarray]:
+        names = [n for n in self.plan.per_game if n != "steps"]
+        leads = [b for b in self.per_game if len(b) == 3]
+        steps = [b for b in self.per_game if len(b) == 2]
+        source = leads or steps
+        out = {"game": np.concatenate([b[0] for b in source]) if source else np.zeros(0, np.int64)}
+        for i, name in enumerate(names, start=1):
+            out[name] = np.ma.concatenate([b[i] for b in leads]) if leads else np.zeros(0, np.int64)
+        if "steps" in self.plan.per_game:
+            out["steps"] = np.concatenate([b[1] for b in steps]) if steps else np.zeros(0, np.int64)
+        return out
