@@ -8,10 +8,8 @@ import numpy as np
 import polars as pl
 
 from balance import stats
+from balance.aggregates import KEYS
 from sims.core import CORE_COLUMNS
-
-# columns of ``seats``/``cards`` that are keys or outcomes, not counters to average
-KEYS = {"game", "seed", "seat", "card", "won", "bot", "run_id", "variant", "chunk"}
 
 
 def as_list(by: str | Sequence[str] | None) -> list[str]:
@@ -117,26 +115,74 @@ def join_card_dim(df: pl.DataFrame, card_dim: pl.DataFrame | None, *, all_column
     return out.select(*lead, pl.exclude(lead))
 
 
+def moment_aggs(x: pl.Expr, name: str, integer: bool) -> list[pl.Expr]:
+    """Return count, sum and sum of squares of ``x`` (nulls ignored), exact for integers.
+
+    Named ``name`` + NUL + ``n``/``s``/``ss`` (a NUL cannot clash with a column name).
+    """
+    x = x.cast(pl.Int64 if integer else pl.Float64)
+    return [
+        x.count().cast(pl.Int64).alias(f"{name}\0n"),
+        x.sum().alias(f"{name}\0s"),
+        (x * x).sum().alias(f"{name}\0ss"),
+    ]
+
+
+def mean_sd(agg: pl.DataFrame, name: str) -> tuple[pl.Series, pl.Series, pl.Series]:
+    """Return ``n, mean, sd`` from :func:`moment_aggs` columns (exact integer arithmetic)."""
+    n, s, ss = (agg[f"{name}\0{k}"].to_list() for k in ("n", "s", "ss"))
+    mean = [si / ni if ni else None for ni, si in zip(n, s, strict=True)]
+    var = [(ni * ssi - si * si) / (ni * (ni - 1)) if ni > 1 else None for ni, si, ssi in zip(n, s, ss, strict=True)]
+    sd = [max(v, 0.0) ** 0.5 if v is not None else None for v in var]
+    return pl.Series(n, dtype=pl.Int64), pl.Series(mean, dtype=pl.Float64), pl.Series(sd, dtype=pl.Float64)
+
+
+def from_sums(sums: pl.DataFrame, name: str, n: str = "rows") -> list[pl.Expr]:
+    """Return the :func:`moment_aggs` columns of counter ``name`` from stored sums (``<name>_sum``/``_sumsq``).
+
+    Every row counts (kernel counters have no nulls), so the count is the ``n`` column.
+    """
+    return [
+        pl.col(n).cast(pl.Int64).alias(f"{name}\0n"),
+        pl.col(f"{name}_sum").alias(f"{name}\0s"),
+        pl.col(f"{name}_sumsq").alias(f"{name}\0ss"),
+    ]
+
+
+def summed_counters(sums: pl.DataFrame, suffix: str = "_sum") -> list[str]:
+    """Return the counters whose sums a stored aggregate carries (``<c>_sum`` beside ``<c>_sumsq``), in order."""
+    names = sums.columns
+    return [c[: -len(suffix)] for c in names if c.endswith(suffix) and f"{c[: -len(suffix)]}_sumsq" in names]
+
+
 def counter_means(lf: pl.LazyFrame, counters: Sequence[str], keys: Sequence[str] = ()) -> pl.DataFrame:
     """Return mean, sd and t interval of each of ``counters`` per ``keys`` group, long format.
 
     Columns ``*keys, counter, n, mean, sd, lo, hi`` (``n`` counts rows, ``lo``/``hi`` bound
-    the mean, 95 %); counters keep the given order within each group.
+    the mean, 95 %); counters keep the given order within each group. Means and standard
+    deviations come from exact integer sums (:func:`moment_aggs`), the same arithmetic as
+    from a run's stored sums (:func:`counters_from_moments`).
     """
     keys = list(keys)
     if not counters:
         return pl.DataFrame(schema={**{k: pl.String for k in keys}, "counter": pl.String, "n": pl.UInt32})
+    schema = lf.collect_schema()
     aggs = [pl.len().alias("n")]
     for c in counters:
-        x = pl.col(c).cast(pl.Float64)
-        aggs += [x.mean().alias(f"{c}\0mean"), x.std().alias(f"{c}\0sd")]
+        aggs += moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
     wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
-    parts = [
-        wide.select(
-            *keys, pl.lit(c).alias("counter"), "n", pl.col(f"{c}\0mean").alias("mean"), pl.col(f"{c}\0sd").alias("sd")
-        )
-        for c in counters
-    ]
+    return counters_from_moments(wide, counters, keys)
+
+
+def counters_from_moments(wide: pl.DataFrame, counters: Sequence[str], keys: Sequence[str] = ()) -> pl.DataFrame:
+    """Return :func:`counter_means`' long frame from one row per group with ``n`` and each counter's moments."""
+    keys = list(keys)
+    if not counters:
+        return pl.DataFrame(schema={**{k: pl.String for k in keys}, "counter": pl.String, "n": pl.UInt32})
+    parts = []
+    for c in counters:
+        _, mean, sd = mean_sd(wide, c)
+        parts.append(wide.select(*keys, pl.lit(c).alias("counter"), "n").with_columns(mean=mean, sd=sd))
     long = pl.concat(parts)
     order = {c: i for i, c in enumerate(counters)}
     long = long.sort([*keys, pl.col("counter").replace_strict(order, return_dtype=pl.Int32)])

@@ -24,13 +24,24 @@ A timeout counts as not won.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import polars as pl
 
 from balance import stats
-from balance.metrics._common import columns, extra_counters, join_card_dim, with_mean_ci, with_wilson
+from balance.aggregates import ATTRIBUTE_COUNTERS, CARD_VALUE_COLUMNS, RATES
+from balance.metrics._common import (
+    columns,
+    extra_counters,
+    from_sums,
+    join_card_dim,
+    mean_sd,
+    moment_aggs,
+    summed_counters,
+    with_mean_ci,
+    with_wilson,
+)
 
 CARD_RATES: dict[str, str] = {
     "gp_wr": "GP WR",
@@ -41,9 +52,6 @@ CARD_RATES: dict[str, str] = {
     "played_wr": "Played WR",
     "play_rate": "Play rate",
 }
-
-
-CARD_VALUE_COLUMNS = ("won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played")
 
 
 def has_card_values(cards: pl.LazyFrame | pl.DataFrame | None) -> bool:
@@ -58,25 +66,6 @@ def has_card_values(cards: pl.LazyFrame | pl.DataFrame | None) -> bool:
     False
     """
     return cards is not None and all(c in columns(cards) for c in CARD_VALUE_COLUMNS)
-
-
-def _moment_aggs(x: pl.Expr, name: str, integer: bool) -> list[pl.Expr]:
-    """Return count, sum and sum of squares of ``x`` (nulls ignored), exact for integers."""
-    x = x.cast(pl.Int64 if integer else pl.Float64)
-    return [
-        x.count().cast(pl.Int64).alias(f"{name}\0n"),
-        x.sum().alias(f"{name}\0s"),
-        (x * x).sum().alias(f"{name}\0ss"),
-    ]
-
-
-def _mean_sd(agg: pl.DataFrame, name: str) -> tuple[pl.Series, pl.Series, pl.Series]:
-    """Return ``n, mean, sd`` from :func:`_moment_aggs` columns (exact integer arithmetic)."""
-    n, s, ss = (agg[f"{name}\0{k}"].to_list() for k in ("n", "s", "ss"))
-    mean = [si / ni if ni else None for ni, si in zip(n, s, strict=True)]
-    var = [(ni * ssi - si * si) / (ni * (ni - 1)) if ni > 1 else None for ni, si, ssi in zip(n, s, ss, strict=True)]
-    sd = [max(v, 0.0) ** 0.5 if v is not None else None for v in var]
-    return pl.Series(n, dtype=pl.Int64), pl.Series(mean, dtype=pl.Float64), pl.Series(sd, dtype=pl.Float64)
 
 
 def rate_subsets() -> dict[str, pl.Expr]:
@@ -106,7 +95,7 @@ def _rate_aggs() -> list[pl.Expr]:
     for name, mask in subsets.items():
         aggs += [mask.sum().cast(pl.Int64).alias(f"{name}_n"), (mask & won).sum().cast(pl.Int64).alias(f"{name}\0k")]
     first = pl.col("first_played_turn")
-    return aggs + _moment_aggs(pl.when(first >= 0).then(first), "turn_played", integer=True)  # null when never played
+    return aggs + moment_aggs(pl.when(first >= 0).then(first), "turn_played", integer=True)  # null when never played
 
 
 def _aggregate(
@@ -121,7 +110,7 @@ def _aggregate(
     names = extra_counters(cards, "cards") if counters else []
     aggs = _rate_aggs() if values else [pl.len().cast(pl.Int64).alias("n")]
     for c in [*more, *names]:
-        aggs += _moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
+        aggs += moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
     return cards.group_by("card").agg(aggs).sort("card").collect(), names
 
 
@@ -129,7 +118,7 @@ def _values(agg: pl.DataFrame, card_dim: pl.DataFrame | None) -> pl.DataFrame:
     for name in CARD_RATES:
         agg = with_wilson(agg, f"{name}\0k", f"{name}_n", (name, f"{name}_lo", f"{name}_hi"))
     iwd, lo, hi = stats.newcombe(agg["gih_wr\0k"], agg["gih_wr_n"], agg["gns_wr\0k"], agg["gns_wr_n"])
-    n, mean, sd = _mean_sd(agg, "turn_played")
+    n, mean, sd = mean_sd(agg, "turn_played")
     agg = agg.with_columns(
         pl.Series("iwd", iwd, nan_to_null=True),
         pl.Series("iwd_lo", lo, nan_to_null=True),
@@ -154,7 +143,7 @@ def _counters(agg: pl.DataFrame, names: list[str], card_dim: pl.DataFrame | None
         return join_card_dim(empty, card_dim, all_columns=False)
     parts = []
     for c in names:
-        n, mean, sd = _mean_sd(agg, c)
+        n, mean, sd = mean_sd(agg, c)
         parts.append(pl.DataFrame({"card": agg["card"], "counter": c, "n": n, "mean": mean, "sd": sd}))
     long = with_mean_ci(pl.concat(parts).sort("card", maintain_order=True), "mean", "sd", "n")
     return join_card_dim(long, card_dim, all_columns=False)
@@ -237,7 +226,6 @@ def card_incidence(cards: pl.LazyFrame, n_games: int, card_dim: pl.DataFrame | N
 # -- card value by attribute ------------------------------------------------------------------
 
 NOT_ATTRIBUTES = ("card", "name", "source", "confidence")
-ATTRIBUTE_COUNTERS = ("times_played",)  # core card columns averaged by attribute beside the extra counters
 
 
 def card_attributes(card_dim: pl.DataFrame | None, *, max_values: int = 20) -> list[str]:
@@ -304,7 +292,7 @@ def _by_attribute(
         grouped = with_wilson(grouped.with_columns(k_eff), "\0k_eff", "n_eff", ("gp_wr", "gp_wr_lo", "gp_wr_hi"))
         means = {}
         for c in counters:
-            _, mean, sd = _mean_sd(grouped, c)
+            _, mean, sd = mean_sd(grouped, c)
             means[c], means[f"{c}_sd"] = mean, sd
         grouped = grouped.with_columns(**means)
         for c in counters:
@@ -400,13 +388,71 @@ def card_summary(
     more = [c for c in ATTRIBUTE_COUNTERS if c in have]
     values = has_card_values(cards)
     agg, names = _aggregate(cards, values=values, counters=True, more=more)
+    return _tables(agg, more, names, values, card_dim, lambda: _pairs(cards, seats), attributes, max_values)
+
+
+def _tables(
+    agg: pl.DataFrame,
+    more: list[str],
+    names: list[str],
+    values: bool,
+    card_dim: pl.DataFrame | None,
+    pairs: Callable[[], int],
+    attributes: Sequence[str] | None,
+    max_values: int,
+) -> CardTables:
+    """Finish :class:`CardTables` from per-card counts and moments (raw rows or stored sums alike)."""
     chosen = card_attributes(card_dim, max_values=max_values) if attributes is None else list(attributes)
     if card_dim is None or not chosen:
         by_attribute = _by_attribute(agg, [], pl.DataFrame({"card": agg["card"]}), [], None)
     else:
-        by_attribute = _by_attribute(agg, [*more, *names], card_dim, chosen, _pairs(cards, seats) if values else None)
+        by_attribute = _by_attribute(agg, [*more, *names], card_dim, chosen, pairs() if values else None)
     if values:
         value_table = _values(agg, card_dim)
     else:
-        value_table = _incidence(agg.select("card", pl.col("n").alias("count")), _pairs(cards, seats), card_dim)
+        value_table = _incidence(agg.select("card", pl.col("n").alias("count")), pairs(), card_dim)
     return CardTables(value_table, _counters(agg, names, card_dim), by_attribute)
+
+
+def per_card_sums(sums: pl.DataFrame) -> tuple[pl.DataFrame, list[str], list[str], bool]:
+    """Return the per-card frame :func:`_aggregate` builds from raw rows, from a run's ``agg_cards`` sums.
+
+    Also the core counters (``times_played``) and the extra counters it carries, and
+    whether it has card win rates. Sums over seats and halves are exact integers, so every
+    figure finished from it equals the one from the raw rows.
+    """
+    counters = summed_counters(sums)
+    more = [c for c in counters if c in ATTRIBUTE_COUNTERS]
+    names = [c for c in counters if c not in ATTRIBUTE_COUNTERS]
+    values = "gp_wr_n" in sums.columns
+    if values:
+        aggs = [pl.col("rows").alias("play_rate_n"), pl.col("played_wr_n").alias("play_rate\0k")]
+        for name in RATES:
+            aggs += [pl.col(f"{name}_n"), pl.col(f"{name}_k").alias(f"{name}\0k")]
+        stored = {"n": "turn_played_n", "s": "turn_played_total", "ss": "turn_played_squares"}
+        aggs += [pl.col(c).alias(f"turn_played\0{k}") for k, c in stored.items()]
+    else:
+        aggs = [pl.col("rows").alias("n")]
+    for c in [*more, *names]:
+        aggs += from_sums(sums, c)
+    per_card = sums.group_by("card").agg(pl.exclude("seat", "half").sum()).sort("card")
+    return per_card.select("card", *aggs), more, names, values
+
+
+def card_summary_from(
+    sums: pl.DataFrame,
+    card_dim: pl.DataFrame | None = None,
+    hands: int = 0,
+    *,
+    attributes: Sequence[str] | None = None,
+    max_values: int = 20,
+) -> CardTables:
+    """Return :func:`card_summary` from a run's stored ``agg_cards`` sums; ``hands`` = rows of ``seats``."""
+    agg, more, names, values = per_card_sums(sums)
+    return _tables(agg, more, names, values, card_dim, lambda: hands, attributes, max_values)
+
+
+def card_values_from(sums: pl.DataFrame, card_dim: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Return :func:`card_values` from a run's stored ``agg_cards`` sums."""
+    agg, _, _, _ = per_card_sums(sums)
+    return _values(agg, card_dim)

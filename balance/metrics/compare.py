@@ -16,11 +16,11 @@ import polars as pl
 
 from balance import stats
 from balance.io import Run
+from balance.metrics import sources
 from balance.metrics._common import columns, info_columns
-from balance.metrics.cards import card_values, has_card_values
 from balance.metrics.games import descriptor_columns, group_columns, outcome_columns
 from balance.metrics.groups import has_first_seat
-from balance.metrics.turns import TEMPO_COLUMNS, lead_per_game
+from balance.metrics.turns import TEMPO_COLUMNS
 
 CARD_DELTAS = {"gp_wr": "GP WR", "gih_wr": "GIH WR", "iwd": "IWD", "played_wr": "Played WR"}
 CARD_DELTA_METHOD = "unpaired (independent samples): Newcombe hybrid score; MOVER for IWD"
@@ -84,10 +84,9 @@ def _per_game(
             wide = wide.rename({b: f"win_rate[{b}]" for b in wide.columns if b != "game"})
             frame = frame.join(wide, on="game", how="left")
             meta.update({c: (f"Win rate of {c[9:-1]}", "rate") for c in sorted(wide.columns) if c != "game"})
-    if run.turns is not None and all(c in columns(run.turns) for c in TEMPO_COLUMNS):
-        lead = lead_per_game(run.turns, run.games).with_columns(
-            pl.col("lead_changes", "lead_for_good").cast(pl.Float64)
-        )
+    leads = sources.leads_of(run)  # from the stored per-game values, else from the raw turns
+    if leads is not None:
+        lead = leads.with_columns(pl.col("lead_changes", "lead_for_good").cast(pl.Float64))
         frame = frame.join(lead, on="game", how="left")
         meta["lead_changes"] = ("Mean lead changes per game", "changes")
         unit = run.turn_unit  # "turn", or e.g. "battle" when the turns table has one row per battle
@@ -259,11 +258,12 @@ def compare_cards(a: Run, b: Run) -> pl.DataFrame:
     and ``m_significant``. The deltas are **unpaired** (column ``delta_method``): the
     card samples of the two runs are treated as independent. Cards in only one pool get
     nulls on the other side. Empty when either run has no cards table or its cards
-    table has no win columns (:func:`~balance.metrics.cards.has_card_values`).
+    table has no win columns (:func:`~balance.metrics.cards.has_card_values`). Card figures
+    come from the runs' stored sums when they have them (:mod:`balance.metrics.sources`).
     """
-    if a.cards is None or b.cards is None or not (has_card_values(a.cards) and has_card_values(b.cards)):
+    va, vb = sources.card_values_of(a), sources.card_values_of(b)
+    if va is None or vb is None:
         return pl.DataFrame(schema={"name": pl.String})
-    va, vb = card_values(a.cards, a.card_dim), card_values(b.cards, b.card_dim)
     info = [c for c in info_columns(a.card_dim) if c in va.columns]
     wanted = []
     for m in CARD_DELTAS:

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 
+from balance.aggregates import LEVEL
 from balance.metrics._common import as_list, columns, counter_means, with_mean_ci, with_wilson
 from balance.metrics.games import group_columns, outcome_columns
 
 LEVEL_REACHED = "level_end"  # games: the level a session ended at
-LEVEL = "level"  # turns: the level at the start of the step
-OUTCOME = "outcome"  # turns: how the step ended (an enum: won, died ...)
+OUTCOME = "outcome"  # turns: how the step ended (an enum: won, died ...); turns.level (LEVEL): the level at its start
 
 
 def _require(frame: pl.LazyFrame | pl.DataFrame | None, table: str, *names: str) -> None:
@@ -134,24 +135,38 @@ def level_progression(turns: pl.LazyFrame, *, column: str = LEVEL) -> pl.DataFra
         firsts = rises.select(
             pl.int_ranges("start", pl.col("now") + 1).alias("level"), pl.col("turn").alias("first")
         ).explode("level")
-    x = pl.col("first").cast(pl.Float64)
-    out = (
-        firsts.group_by("level")
-        .agg(
-            pl.len().alias("n"),
-            x.mean().alias("mean"),
-            x.std().alias("sd"),
-            x.min().alias("min"),
-            x.quantile(0.1, "lower").alias("p10"),
-            x.median().alias("median"),
-            x.quantile(0.9, "higher").alias("p90"),
-            x.max().alias("max"),
-        )
-        .sort("level")
-        .collect()
-    )
-    out = with_mean_ci(out, "mean", "sd", "n")
-    return out.select("level", "n", "mean", "sd", "lo", "hi", "min", "p10", "median", "p90", "max")
+    return progression_from(firsts.group_by("level", "first").agg(pl.len().alias("count")).collect())
+
+
+def progression_from(hist: pl.DataFrame) -> pl.DataFrame:
+    """Return :func:`level_progression` from its histogram ``level, first, count`` (a run's ``agg_levels``).
+
+    Order statistics come from the cumulative counts: ``p10`` is the lower and ``p90`` the
+    higher 10 %/90 % quantile, ``median`` the middle value (the mean of the two middle
+    values of an even count), as polars computes them from the rows.
+    """
+    schema = ["level", "n", "mean", "sd", "lo", "hi", "min", "p10", "median", "p90", "max"]
+    rows = []
+    for (level,), part in hist.sort("level", "first").group_by("level", maintain_order=True):
+        x, k = part["first"].cast(pl.Int64).to_numpy(), part["count"].cast(pl.Int64).to_numpy()
+        rows.append((int(level), *_hist_summary(x, k)))
+    out = pl.DataFrame(rows, schema=schema[:4] + schema[6:], orient="row")
+    out = out.with_columns(pl.col("level", "n").cast(pl.Int64), pl.exclude("level", "n").cast(pl.Float64))
+    return with_mean_ci(out, "mean", "sd", "n").select(schema)
+
+
+def _hist_summary(x: np.ndarray, k: np.ndarray) -> tuple[int, float, float | None, float, float, float, float, float]:
+    """Return ``n, mean, sd, min, p10, median, p90, max`` of the values ``x`` taken ``k`` times (x ascending)."""
+    n = int(k.sum())
+    total, squares = int((x * k).sum()), int((x * x * k).sum())
+    sd = ((n * squares - total * total) / (n * (n - 1))) ** 0.5 if n > 1 else None
+    ends = np.cumsum(k)
+
+    def at(i: int) -> float:  # the i-th smallest value (0-based)
+        return float(x[np.searchsorted(ends, i, side="right")])
+
+    median = (at((n - 1) // 2) + at(n // 2)) / 2
+    return n, total / n, sd, float(x[0]), at(int(0.1 * (n - 1))), median, at(-int(-0.9 * (n - 1))), float(x[-1])
 
 
 def step_outcomes(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None, column: str = OUTCOME) -> pl.DataFrame:
@@ -172,6 +187,16 @@ def step_outcomes(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None,
     keys = as_list(by)
     value = pl.col(column).cast(pl.String).alias("outcome")
     counts = turns.lazy().group_by(*keys, value).agg(pl.len().cast(pl.Int64).alias("count")).collect()
+    return _complete(counts, keys)
+
+
+def step_outcomes_from(
+    sums: pl.DataFrame, *, by: str | Sequence[str] | None = None, column: str = OUTCOME
+) -> pl.DataFrame:
+    """Return :func:`step_outcomes` from a run's stored ``agg_steps`` sums (rows per value of the turns' enums)."""
+    keys = as_list(by)
+    value = pl.col(column).cast(pl.String).alias("outcome")
+    counts = sums.group_by(*keys, value).agg(pl.col("rows").sum().cast(pl.Int64).alias("count"))
     return _complete(counts, keys)
 
 

@@ -14,11 +14,18 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from balance.metrics._common import KEYS, as_list, columns, counter_means, with_wilson
-from balance.metrics.turns import TEMPO_COLUMNS
+from balance.aggregates import STEP_COLUMNS, TEMPO_COLUMNS
+from balance.metrics._common import (
+    KEYS,
+    as_list,
+    columns,
+    counter_means,
+    counters_from_moments,
+    from_sums,
+    summed_counters,
+    with_wilson,
+)
 from sims.core import CORE_COLUMNS
-
-STEP_COLUMNS = ("winner", "how")
 
 
 def has_steps(turns: pl.LazyFrame | pl.DataFrame | None) -> bool:
@@ -40,11 +47,18 @@ def _check(turns: pl.LazyFrame) -> None:
         raise ValueError(f"step metrics need turns columns {list(STEP_COLUMNS)}; this turns table lacks {missing}")
 
 
-def steps_per_game(turns: pl.LazyFrame | None, games: pl.LazyFrame, *, count_column: str | None = None) -> pl.DataFrame:
+def steps_per_game(
+    turns: pl.LazyFrame | None,
+    games: pl.LazyFrame,
+    *,
+    count_column: str | None = None,
+    per_game: pl.LazyFrame | None = None,
+) -> pl.DataFrame:
     """Return ``game, steps`` for every game in ``games``.
 
     ``steps`` is ``games[count_column]`` when that column exists (e.g. ``battles``),
-    else the number of the game's rows in ``turns`` (0 for a game without rows).
+    else a run's stored ``per_game.steps`` when given, else the number of the game's rows
+    in ``turns`` (0 for a game without rows).
 
     Examples
     --------
@@ -54,6 +68,8 @@ def steps_per_game(turns: pl.LazyFrame | None, games: pl.LazyFrame, *, count_col
     """
     if count_column and count_column in columns(games):
         return games.select("game", pl.col(count_column).cast(pl.Int64).alias("steps")).sort("game").collect()
+    if per_game is not None and "steps" in columns(per_game):
+        return per_game.select("game", pl.col("steps").cast(pl.Int64)).sort("game").collect()
     if turns is None:
         raise ValueError("steps per game need the turns table or a games column counting them")
     counts = turns.group_by("game").agg(pl.len().cast(pl.Int64).alias("steps"))
@@ -74,11 +90,23 @@ def step_endings(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None) 
     [('exhaustion', 1, 4), ('surrender', 3, 4)]
     """
     _check(turns)
+    return _endings(turns.group_by(*as_list(by), pl.col("how").cast(pl.String)).agg(pl.len().alias("count")), by)
+
+
+def _endings(counts: pl.LazyFrame | pl.DataFrame, by: str | Sequence[str] | None) -> pl.DataFrame:
     keys = as_list(by)
-    out = turns.group_by(*keys, pl.col("how").cast(pl.String)).agg(pl.len().alias("count"))
     total = pl.col("count").sum().over(keys) if keys else pl.col("count").sum()
-    out = out.with_columns(total.alias("n")).sort(*keys, "how", nulls_last=True).collect()
+    out = counts.lazy().with_columns(total.alias("n")).sort(*keys, "how", nulls_last=True).collect()
     return with_wilson(out, "count", "n")
+
+
+def step_endings_from(sums: pl.DataFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return :func:`step_endings` from a run's stored ``agg_steps`` sums."""
+    keys = as_list(by)
+    counts = sums.group_by(*keys, pl.col("how").cast(pl.String)).agg(
+        pl.col("rows").sum().cast(pl.UInt32).alias("count")
+    )
+    return _endings(counts, by)
 
 
 def step_openers(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
@@ -105,7 +133,23 @@ def step_openers(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None) 
         (decided & (pl.col("winner") == pl.col("seat"))).sum().alias("opener_wins"),
     ]
     frame = turns.with_columns(pl.col(k).cast(pl.String) for k in keys)
-    out = (frame.group_by(keys).agg(aggs).sort(keys) if keys else frame.select(aggs)).collect()
+    return _openers((frame.group_by(keys).agg(aggs).sort(keys) if keys else frame.select(aggs)).collect(), keys)
+
+
+def step_openers_from(sums: pl.DataFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return :func:`step_openers` from a run's stored ``agg_steps`` sums."""
+    keys = as_list(by)
+    aggs = [
+        pl.col("rows").sum().cast(pl.UInt32).alias("steps"),
+        (pl.col("rows") - pl.col("decided")).sum().cast(pl.UInt32).alias("drawn"),
+        pl.col("decided").sum().cast(pl.UInt32).alias("n"),
+        pl.col("opener_wins").sum().cast(pl.UInt32).alias("opener_wins"),
+    ]
+    frame = sums.with_columns(pl.col(k).cast(pl.String) for k in keys)
+    return _openers(frame.group_by(keys).agg(aggs).sort(keys) if keys else frame.select(aggs), keys)
+
+
+def _openers(out: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     out = with_wilson(out, "drawn", "steps", ("drawn_rate", "drawn_lo", "drawn_hi"))
     out = with_wilson(out, "opener_wins", "n")
     return out.select(
@@ -144,3 +188,14 @@ def step_counters(turns: pl.LazyFrame, *, by: str | Sequence[str] | None = None)
     """
     _check(turns)
     return counter_means(turns, step_counter_columns(turns), as_list(by))
+
+
+def step_counters_from(sums: pl.DataFrame, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
+    """Return the mean per step of each counter a run's stored ``agg_steps`` sums carry (:func:`step_counters`)."""
+    keys = as_list(by)
+    counters = summed_counters(sums)
+    aggs = [pl.col("rows").sum().cast(pl.UInt32).alias("n")]
+    aggs += [pl.col(f"{c}_sum", f"{c}_sumsq").sum() for c in counters]
+    wide = sums.group_by(keys).agg(aggs).sort(keys) if keys else sums.select(aggs)
+    moments = [expr for c in counters for expr in from_sums(wide, c, n="n")]
+    return counters_from_moments(wide.with_columns(moments), counters, keys)

@@ -92,6 +92,28 @@ def tier_counts(
     return _tidy(joined.group_by("card", "tier", half).agg(aggs).collect())
 
 
+def tier_counts_from(
+    sums: pl.DataFrame, seats: pl.LazyFrame | None = None, *, metric: str = "gih_wr", tier: str | None = None
+) -> pl.DataFrame:
+    """Return :func:`tier_counts` from a run's stored ``agg_cards`` sums (kept per card, seat and half).
+
+    Without ``tier`` each seat must always have the same bot (every run's seats do); raise
+    ``ValueError`` otherwise.
+    """
+    if metric not in rate_subsets():
+        raise ValueError(f"unknown card metric {metric!r}; known: {', '.join(rate_subsets())}")
+    counts = sums.select("card", "seat", "half", pl.col(f"{metric}_k").alias("k"), pl.col(f"{metric}_n").alias("n"))
+    if tier is not None:
+        return _tidy(
+            counts.group_by("card", "half").agg(pl.col("k", "n").sum()).with_columns(pl.lit(tier).alias("tier"))
+        )
+    fixed = seat_tiers(seats) if seats is not None else None
+    if fixed is None:
+        raise ValueError("tier counts from stored sums need each seat to keep one bot (read from the seats table)")
+    counts = counts.with_columns(pl.col("seat").replace_strict(fixed, return_dtype=pl.String).alias("tier"))
+    return _tidy(counts.group_by("card", "tier", "half").agg(pl.col("k", "n").sum()))
+
+
 def _tidy(df: pl.DataFrame) -> pl.DataFrame:
     return df.select(
         pl.col("card"), pl.col("tier").cast(pl.String), pl.col("half").cast(pl.Int8), pl.col("k", "n").cast(pl.Int64)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from balance.aggregates import TEMPO_COLUMNS
 from balance.metrics._common import columns, distribution, with_mean_ci
 
-TEMPO_COLUMNS = ("score_0", "score_1")
 PERSPECTIVES = {"first_minus_second": "first seat − second seat", "winner_minus_loser": "winner − loser"}
 _MISSING = -2  # winner/first_seat code for a turn whose game is not in the games table
 
@@ -126,7 +126,17 @@ def tempo(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     _check(turns)
     g = games.select("game", "first_seat", "winner").collect()
     path = _with_game(turns.select("game", "turn", _diff()), g)
-    hist = path.group_by("turn", "d", "first_seat", "winner").agg(pl.len().alias("count"))
+    return tempo_from(path.group_by("turn", "d", "first_seat", "winner").agg(pl.len().alias("count")))
+
+
+def tempo_from(hist: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Return :func:`tempo` from its histogram: ``turn, d, first_seat, winner, count``.
+
+    ``d`` is score_0 − score_1 at the end of ``turn``; ``count`` the games with that
+    difference, first seat and winner there. A run's stored ``agg_tempo`` holds it for
+    each grain (``turn``, and ``round`` for games of alternating turns).
+    """
+    hist = hist.lazy()
     signs = {
         "first_minus_second": pl.when(pl.col("first_seat") == 0).then(1).when(pl.col("first_seat") == 1).then(-1),
         "winner_minus_loser": pl.when(pl.col("winner") == 0).then(1).when(pl.col("winner") == 1).then(-1),
@@ -215,6 +225,21 @@ def lead_per_game(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
     return out.select("game", pl.col("lead_changes").fill_null(0), good.cast(pl.Int32).alias("lead_for_good")).sort(
         "game"
     )
+
+
+def lead_per_game_from(per_game: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
+    """Return :func:`lead_per_game` from a run's stored ``per_game`` table (one row per game, every game)."""
+    values = per_game.select("game", pl.col("lead_changes").cast(pl.UInt32), pl.col("lead_for_good").cast(pl.Int32))
+    out = games.select("game").join(values, on="game", how="left")
+    return out.select("game", pl.col("lead_changes").fill_null(0), "lead_for_good").sort("game").collect()
+
+
+def alternates_from(order: pl.DataFrame | None) -> bool:
+    """Return :func:`alternates` from a run's stored ``agg_order`` (turn rows and rows out of alternation)."""
+    if order is None or order.height == 0:
+        return False
+    rows, off = order.row(0)
+    return bool(rows) and rows > 0 and off == 0
 
 
 def lead_changes(turns: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:

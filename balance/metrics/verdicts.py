@@ -104,7 +104,23 @@ def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame, *, max_games: int | No
                 ((c * pl.col("length") ** 2).sum()).alias("ss"),
             )
         )
-    out = pl.concat(parts).with_columns(
+    return _seen_table(pl.concat(parts))
+
+
+def seen_unseen_from(sums: pl.DataFrame) -> pl.DataFrame:
+    """Return :func:`seen_unseen` from a run's stored ``agg_hands`` sums (every game of the run pooled)."""
+    out = sums.select(
+        pl.col("seen").alias("is_seen"),
+        pl.col("n", "wins", "hands", "games").cast(pl.Int64),
+        (pl.col("length_sum").cast(pl.Float64) / pl.col("n")).alias("length"),
+        pl.col("length_sumsq").cast(pl.Float64).alias("ss"),
+    )
+    return _seen_table(out)
+
+
+def _seen_table(out: pl.DataFrame) -> pl.DataFrame:
+    """Finish :func:`seen_unseen` from ``is_seen, n, wins, hands, games, length, ss`` (raw rows or sums alike)."""
+    out = out.with_columns(
         pl.when(pl.col("n") > 1)
         .then(((pl.col("ss") - pl.col("n") * pl.col("length") ** 2) / (pl.col("n") - 1)).clip(lower_bound=0).sqrt())
         .alias("sd")

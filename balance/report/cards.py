@@ -12,6 +12,7 @@ from balance import metrics as m
 from balance.io import Run
 from balance.metrics import verdicts
 from balance.report.counterfactual import CardValues
+from balance.report.games import sample_note
 from balance.report.html import Cell, Charts, esc, estimate, filter_box, note, number, points, section, table, text
 from balance.report.summary import BIAS_WARNING, iwd_sentence
 from balance.report.tables import wide_counters
@@ -102,8 +103,9 @@ def cards_section(run: Run, out: Charts, tables: Pending, facts: CardFacts | Non
         )
     counters = tables.result().counters
     values = facts.values if facts is not None else tables.result().values
+    sample = sample_note(run)
     if "gp_wr" not in values.columns:
-        return _counters_only(run, out, values, counters, facts)
+        return _counters_only(run, out, values, counters, facts, sample)
     info = [c for c in m.info_columns(run.card_dim) if c in values.columns]
     has_delta = "delta" in values.columns
     has_verdict = "verdict" in values.columns
@@ -126,7 +128,7 @@ def cards_section(run: Run, out: Charts, tables: Pending, facts: CardFacts | Non
             else:
                 cells.append(estimate(r[key], r[f"{key}_lo"], r[f"{key}_hi"], r[f"{key}_n"]))
         rows.append(cells)
-    parts = []
+    parts = [sample] if sample else []
     provenance = [c for c in info if c in PROVENANCE]
     if provenance:
         parts.append(
@@ -203,10 +205,16 @@ MIRROR_CARDS = (
 
 
 def _counters_only(
-    run: Run, out: Charts, incidence: pl.DataFrame, counters: pl.DataFrame, facts: CardFacts | None = None
+    run: Run,
+    out: Charts,
+    incidence: pl.DataFrame,
+    counters: pl.DataFrame,
+    facts: CardFacts | None = None,
+    sample: str = "",
 ) -> str:
     """Return the card section of a run whose cards table has no results (a one-seat game)."""
-    parts = [note("No winner in this game, so card win rates (GP WR, GIH WR, IWD ...) do not apply.")]
+    parts = [*([sample] if sample else [])]
+    parts.append(note("No winner in this game, so card win rates (GP WR, GIH WR, IWD ...) do not apply."))
     if facts is not None:
         parts += _explanations(facts)
     info = [c for c in m.info_columns(run.card_dim) if c in incidence.columns]

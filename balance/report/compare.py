@@ -10,7 +10,8 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
-from balance.metrics.tiers import tier_counts, tier_names
+from balance.metrics import sources
+from balance.metrics.tiers import tier_names
 from balance.report.html import (
     Cell,
     Charts,
@@ -96,11 +97,11 @@ def _headline(runs: pl.DataFrame, la: str, lb: str, out: Charts) -> list[str]:
 
 
 def _cards(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, pl.DataFrame | None]:
-    if a.cards is None or b.cards is None:
+    if not (sources.has_cards(a) and sources.has_cards(b)):
         return section(
             "cards", "Cards", note("At least one run did not record the cards table; card comparison skipped.")
         ), None
-    if not (m.has_card_values(a.cards) and m.has_card_values(b.cards)):
+    if not (sources.has_card_values(a) and sources.has_card_values(b)):
         why = "no winner in this game (the cards table has no won column)"
         return section("cards", "Cards", note(f"The card comparison needs card win rates: {why}.")), None
     cards = m.compare_cards(a, b)
@@ -178,11 +179,12 @@ def _tiers(a: Run, b: Run, la: str, lb: str, out: Charts) -> tuple[str, TierResu
     """Return the section ranking the cards under run A and run B (matched by card name), and its result."""
     bots_a, bots_b = tier_names(a.seats), tier_names(b.seats)
     title = TITLE if bots_a != bots_b else f"Card ranking under {la} and {lb}"
-    if a.cards is None or b.cards is None or not (m.has_card_values(a.cards) and m.has_card_values(b.cards)):
+    if not (sources.has_card_values(a) and sources.has_card_values(b)):
         return tiers_section(None, out, why="Card ranks need card win rates in both runs.", title=title), None
     frames, names = [], []
     for run, label in ((a, la), (b, lb)):
-        counts = tier_counts(run.cards, tier=label)
+        counts = sources.tier_counts_of(run, tier=label)
+        assert counts is not None
         named = run.card_dim.select(pl.col("card").cast(counts.schema["card"]), pl.col("name").cast(pl.String))
         frames.append(counts.join(named, on="card", how="left"))
         names += named["name"].to_list()

@@ -9,7 +9,9 @@ import polars as pl
 
 from balance import charts
 from balance import metrics as m
+from balance.aggregates import TEMPO
 from balance.io import Run
+from balance.metrics import sources
 from balance.metrics.groups import has_first_seat
 from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, points, section, table, text
 from balance.report.tables import summary_table, wide_counters
@@ -143,11 +145,28 @@ def game_length_section(run: Run, out: Charts) -> str:
     return section("game-length", "Game length", chart, summary_table([("game length (turns)", summary, "")]))
 
 
+def sample_note(run: Run) -> str:
+    """Return a note saying a section is computed from the raw sample of the first games, or ''."""
+    if sources.from_sums(run) or run.raw_sample is None:
+        return ""
+    games = run.games.select(pl.len()).collect().item()
+    return note(
+        f"Computed from the raw sample: the card and turn rows of games 0 .. {run.raw_sample - 1} "
+        f"(at most {run.raw_sample:,} of the run's {games:,} games); the run kept no sums of the others."
+    )
+
+
 def tempo_problem(run: Run) -> str | None:
     """Return why the run has no tempo metrics, or None when it has."""
-    if run.turns is None:
+    if sources.from_sums(run):
+        if sources.has_tempo(run):
+            return None
+        turns = sources.turn_columns(run)  # the columns its turns rows had (not stored)
+    elif run.turns is None:
         return "This run did not record the turns table; tempo metrics are skipped."
-    missing = [c for c in m.TEMPO_COLUMNS if c not in _cols(run.turns)]
+    else:
+        turns = _cols(run.turns)
+    missing = [c for c in m.TEMPO_COLUMNS if c not in turns]
     if missing:
         return f"The turns table has no {', '.join(missing)} column(s); tempo needs two seats' scores."
     if "winner" not in _cols(run.games):
@@ -167,12 +186,21 @@ class TempoData(NamedTuple):
 
 
 def tempo_data(run: Run, unit: str) -> TempoData:
-    """Return the tempo metrics of the run, reading the turns table once when it fits.
+    """Return the tempo metrics of the run, from its stored sums or reading the turns table once when it fits.
 
     A game played in alternating turns gets its tempo curve by round (both seats' turns),
     so the curve does not zig-zag with the half-turns; lead changes and the lead for good
     stay per turn.
     """
+    if sources.from_sums(run):
+        by_round = unit == "turn" and run.n_seats == 2 and sources.alternates_of(run)
+        grain = "round" if by_round else "turn"
+        hist = sources.sums(run, TEMPO)
+        assert hist is not None
+        curve = m.tempo_from(hist.filter(pl.col("grain") == grain).drop("grain"))
+        leads = sources.leads_of(run)
+        assert leads is not None
+        return TempoData(curve, leads, "round" if by_round else unit)
     assert run.turns is not None
     turns = run.turns
     keep = ["game", "turn", *(["seat"] if "seat" in _cols(turns) else []), *m.TEMPO_COLUMNS]
@@ -188,6 +216,7 @@ def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | No
         return section("tempo", "Tempo", note(tempo_problem(run) or "No tempo metrics."))
     curve, per_game, curve_unit = data.result()
     lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
+    sample = sample_note(run)
     every = "turn end" if unit == "turn" else unit
     by_round = (
         " Rounds: the first seat's turn and then the second's, so the curve compares the seats after equal "
@@ -198,6 +227,7 @@ def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | No
     return section(
         "tempo",
         "Tempo",
+        *([sample] if sample else []),
         out.add(
             "tempo",
             charts.plot_tempo(curve, unit=curve_unit).figure,

@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 import polars as pl
 
 import sims
-from balance import metrics as m
+from balance import aggregates
 from balance.io import Run
-from balance.metrics import verdicts
+from balance.metrics import sources, verdicts
 from balance.metrics.groups import has_first_seat
-from balance.metrics.tiers import tier_counts, tier_names
+from balance.metrics.tiers import tier_names
 from balance.report import counterfactual
 from balance.report.cards import MIRROR_CARDS, CardFacts, Pending, attributes_section, card_facts, cards_section
 from balance.report.counterfactual import CardValues
@@ -35,6 +35,7 @@ from balance.report.games import (
     first_seat_section,
     game_length_section,
     outcomes_section,
+    sample_note,
     tempo_data,
     tempo_problem,
     tempo_section,
@@ -284,7 +285,7 @@ def _summary(c: ReportContext) -> str:
 
 
 def _tiers(c: ReportContext) -> str | None:
-    if c.solitaire or c.run.cards is None or not m.has_card_values(c.run.cards):
+    if c.solitaire or not sources.has_card_values(c.run):
         return None
     names = tier_names(c.run.seats)
     if c.cards is not None and c.cards.mirror and len(names) >= 2:
@@ -346,12 +347,16 @@ SECTIONS: list[Section] = [
     Section(
         "step-outcomes",
         lambda c: f"{c.unit.capitalize()}s",
-        lambda c: step_outcomes_section(c.unit, c.out, c.pending.solitaire) if c.solitaire else None,
+        lambda c: (
+            step_outcomes_section(c.unit, c.out, c.pending.solitaire, sample_note(c.run)) if c.solitaire else None
+        ),
     ),
     Section(
         "steps",
         lambda c: f"{c.unit.capitalize()}s",
-        lambda c: steps_section(c.unit, c.out, c.pending.steps) if c.pending.steps is not None else None,
+        lambda c: (
+            steps_section(c.unit, c.out, c.pending.steps, sample_note(c.run)) if c.pending.steps is not None else None
+        ),
     ),
     Section("cards", "Cards", lambda c: cards_section(c.run, c.out, c.pending.cards, c.cards)),
     Section("card-attributes", "Card attributes", lambda c: attributes_section(c.run, c.out, c.pending.cards)),
@@ -409,21 +414,20 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     out = Charts(Path(out_dir))
     info = run_info(run)
     unit = run.turn_unit
-    cards = run.cards
-    # The large scans (cards, turns) run in background threads (polars frees the GIL)
-    # while this thread computes the small metrics and draws; matplotlib stays on this thread.
+    # The card and turn figures (from the run's stored sums, or large scans of raw rows) are
+    # computed in background threads (polars frees the GIL) while this thread computes the
+    # small metrics and draws; matplotlib stays on this thread.
     with ThreadPoolExecutor(max_workers=2) as background:
-        two_seats = run.n_seats >= 2 and cards is not None and m.has_card_values(cards)
+        two_seats = run.n_seats >= 2 and sources.has_card_values(run)
+        steps = run.turns is not None or (run.sums is not None and aggregates.STEPS in run.sums)
         pending = _Pending(
             unit,
-            background.submit(m.card_summary, cards, run.card_dim, run.seats) if cards is not None else None,
+            background.submit(sources.card_tables, run) if sources.has_cards(run) else None,
             background.submit(tempo_data, run, unit) if tempo_problem(run) is None else None,
             background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
-            background.submit(solitaire_data, run) if run.solitaire and run.turns is not None else None,
-            background.submit(verdicts.seen_unseen, cards, run.games, max_games=SEEN_GAMES)
-            if two_seats and verdicts.has_seen_columns(cards, run.games)
-            else None,
-            background.submit(tier_counts, cards, run.seats) if two_seats and len(tier_names(run.seats)) >= 2 else None,
+            background.submit(solitaire_data, run) if run.solitaire and steps else None,
+            background.submit(sources.seen_unseen_of, run, max_games=SEEN_GAMES) if two_seats else None,
+            background.submit(sources.tier_counts_of, run) if two_seats and len(tier_names(run.seats)) >= 2 else None,
         )
         ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
         built: dict[str, str | None] = {}

@@ -17,7 +17,10 @@ import polars as pl
 
 from balance import charts
 from balance import metrics as m
+from balance.aggregates import LEVELS, STEPS
 from balance.io import Run
+from balance.metrics import sources
+from balance.report.games import sample_note
 from balance.report.html import Cell, Charts, esc, estimate, note, number, section, table, text
 from balance.report.tables import summary_table
 
@@ -57,8 +60,24 @@ def turns_groups(turns: pl.LazyFrame, *, max_values: int = 50) -> list[str]:
     return ([m.LEVEL] if m.has_columns(turns, m.LEVEL) else []) + names
 
 
+def groups_from(sums: pl.DataFrame, *, max_values: int = 50) -> list[str]:
+    """Return :func:`turns_groups` from a run's stored ``agg_steps`` (keyed by level and the turns' enums)."""
+    names = [c for c in sums.columns if sums.schema[c] == pl.String and c != m.OUTCOME]
+    names = [c for c in names if sums[c].n_unique() <= max_values]
+    return ([m.LEVEL] if m.LEVEL in sums.columns else []) + names
+
+
 def solitaire_data(run: Run) -> SolitaireData:
-    """Compute the step metrics of a solitaire run (lazy scans: each reads only its columns)."""
+    """Compute the step metrics of a solitaire run, from its stored sums or lazy scans of its turns."""
+    if sources.from_sums(run):
+        sums, levels = sources.sums(run, STEPS), sources.sums(run, LEVELS)
+        if sums is None:
+            return SolitaireData(None, None, [], None)
+        by = groups_from(sums)
+        progression = m.progression_from(levels) if levels is not None else None
+        outcomes = m.step_outcomes_from(sums, by=by) if m.OUTCOME in sums.columns else None
+        means = m.step_counters_from(sums)
+        return SolitaireData(progression, outcomes, by, means if means.height else None)
     turns = run.turns
     if turns is None:
         return SolitaireData(None, None, [], None)
@@ -173,6 +192,8 @@ def levels_section(run: Run, unit: str, out: Charts, data: Future[SolitaireData]
         parts += ["<h3>Levels reached</h3>", _reach_table(m.level_reached(run.games), None)]
     progression = data.result().progression if data is not None else None
     if progression is not None and progression.height:
+        sample = sample_note(run)
+        parts += [sample] if sample else []
         parts.append(
             out.add(
                 "level_progression",
@@ -227,8 +248,11 @@ def _outcome_table(df: pl.DataFrame, keys: list[str], unit: str) -> str:
     return table(headers, rows, caption=f"Share of the group's {unit}s [95 % CI, Wilson], n = {unit}s ending so.")
 
 
-def step_outcomes_section(unit: str, out: Charts, data: Future[SolitaireData] | None) -> str:
-    """Return the section on how steps end (e.g. the death rate) by level and by each enum column of turns."""
+def step_outcomes_section(unit: str, out: Charts, data: Future[SolitaireData] | None, sample: str = "") -> str:
+    """Return the section on how steps end (e.g. the death rate) by level and by each enum column of turns.
+
+    ``sample`` is a note put first (the figures come from a raw sample of the games).
+    """
     plural = f"{unit}s"
     title = f"How {plural} end"
     d = data.result() if data is not None else None
@@ -237,7 +261,8 @@ def step_outcomes_section(unit: str, out: Charts, data: Future[SolitaireData] | 
             "step-outcomes", title, note(f"The run has no turns.{m.OUTCOME} column; {unit} outcomes skipped.")
         )
     totals = m.rollup_outcomes(d.outcomes)
-    parts = [_outcome_table(totals.with_columns(pl.lit(f"all {plural}").alias("all")), ["all"], unit)]
+    parts = [*([sample] if sample else [])]
+    parts.append(_outcome_table(totals.with_columns(pl.lit(f"all {plural}").alias("all")), ["all"], unit))
     for i, by in enumerate(d.by):
         df = m.rollup_outcomes(d.outcomes, by)
         fig = charts.plot_step_outcomes(df, by=by, unit=unit).figure

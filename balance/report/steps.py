@@ -9,7 +9,9 @@ import polars as pl
 
 from balance import charts
 from balance import metrics as m
+from balance.aggregates import STEPS
 from balance.io import Run
+from balance.metrics import sources
 from balance.report.html import Cell, Charts, estimate, note, number, section, table, text
 from balance.report.tables import summary_table
 
@@ -28,11 +30,25 @@ class StepData(NamedTuple):
 
 def shows_steps(run: Run, unit: str) -> bool:
     """Return whether the report has a steps section: rows are not turns and say who won and how."""
+    if sources.from_sums(run):
+        steps = sources.sums(run, STEPS)
+        return unit != "turn" and steps is not None and {"how", "decided", "opener_wins"} <= set(steps.columns)
     return unit != "turn" and m.has_steps(run.turns)
 
 
 def step_data(run: Run, unit: str) -> StepData:
-    """Compute the step metrics, reading the turns table once when it fits in memory."""
+    """Compute the step metrics from the run's stored sums, else reading the turns table once when it fits."""
+    if sources.from_sums(run):
+        sums = sources.sums(run, STEPS)
+        assert sums is not None
+        per_game = run.sums.per_game if run.sums is not None else None
+        return StepData(
+            m.steps_per_game(None, run.games, count_column=f"{unit}s", per_game=per_game),
+            m.step_endings_from(sums),
+            m.step_openers_from(sums),
+            m.step_openers_from(sums, by="how"),
+            m.step_counters_from(sums),
+        )
     assert run.turns is not None
     turns = run.turns
     if turns.select(pl.len()).collect().item() <= IN_MEMORY_ROWS:
@@ -60,12 +76,16 @@ def _opener_rows(df: pl.DataFrame, label: str | None) -> list[list[Cell]]:
     ]
 
 
-def steps_section(unit: str, out: Charts, data: Future[StepData]) -> str:
-    """Return the section titled after the unit (``Battles``): count, endings, openers, means."""
+def steps_section(unit: str, out: Charts, data: Future[StepData], sample: str = "") -> str:
+    """Return the section titled after the unit (``Battles``): count, endings, openers, means.
+
+    ``sample`` is a note put first (the figures come from a raw sample of the games).
+    """
     d = data.result()
     plural = f"{unit}s"
     summary = m.summarize(d.per_game, "steps")
     parts = [
+        *([sample] if sample else []),
         out.add(
             "steps_per_game",
             charts.plot_steps_per_game(m.distribution(d.per_game, "steps"), summary=summary, unit=unit).figure,
