@@ -40,11 +40,12 @@ def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from balance.io import RunError
+        from balance.run import InvariantError
         from sims.core import CardDataError, ParamError, ScenarioError
 
         try:
             return func(*args, **kwargs)
-        except (SpecError, RunError, CardDataError, ParamError, ScenarioError) as exc:
+        except (SpecError, RunError, InvariantError, CardDataError, ParamError, ScenarioError) as exc:
             raise click.ClickException(str(exc)) from None
         except KeyboardInterrupt:
             raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
@@ -93,7 +94,28 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."
         ),
         click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
-        click.option("--tables", default=None, help="Tables to record [default games,seats,cards,turns]."),
+        click.option(
+            "--tables",
+            default=None,
+            help="Raw tables kept for every game [default games,seats]; add cards,turns for every card and turn row.",
+        ),
+        click.option(
+            "--raw-sample",
+            type=WHOLE,
+            default=None,
+            help="Also keep the raw cards and turns rows of the first N games [default 0].",
+        ),
+        click.option(
+            "--aggregates/--no-aggregates",
+            default=None,
+            help="Keep per-chunk sums of the card and turn rows, what the report reads [default: on].",
+        ),
+        click.option(
+            "--checked",
+            is_flag=True,
+            default=None,
+            help="Replay every game with the rules' invariant checks; stop at the first game breaking one.",
+        ),
         click.option(
             "--workers", "-w", type=WHOLE, default=None, help="Processes [default: the CPUs this process may use]."
         ),
@@ -123,6 +145,9 @@ def build_spec(spec_file: str | None, **flags: Any) -> RunSpec:
         "decks_file": flags["decks_file"],
         "deck_names": _split(flags["deck_names"]),
         "tables": _split(flags["tables"]),
+        "raw_sample": flags["raw_sample"],
+        "aggregates": flags["aggregates"],
+        "checked": flags["checked"] or None,
         "workers": flags["workers"],
         "chunk_size": flags["chunk_size"],
         "out": flags["out"],

@@ -153,9 +153,8 @@ def test_fixed_decks_from_file_are_used(runner, tmp_path):
     names = [line.split(",")[1] for line in (ROOT / "sims/cardinger/cards.csv").read_text().splitlines()[1:21]]
     decks = tmp_path / "decks.csv"
     decks.write_text("deck,card\n" + "".join(f"starter,{n}\n" for n in names))
-    result = runner.invoke(
-        cli, ["run", "-g", "cardinger", "-n", "50", "--decks", str(decks), "--out", str(tmp_path), "--name", "d", "-q"]
-    )
+    flags = ["--decks", str(decks), "--tables", "games,seats,cards", "--out", str(tmp_path), "--name", "d", "-q"]
+    result = runner.invoke(cli, ["run", "-g", "cardinger", "-n", "50", *flags])
     assert result.exit_code == 0, result.output
     import polars as pl
 

@@ -217,8 +217,11 @@ def bad_spec(draw, game: str) -> tuple[str, list[str]]:
         lines.append(f"{key} = 1")
         return "\n".join(lines), [key]
     if kind == "wrong_type":
-        key = draw(st.sampled_from(["n_games", "seed", "workers", "chunk_size", "variant", "out", "tables", "params"]))
-        value = draw(WRONG_TYPES.filter(lambda v: not (key == "params" and v == {})))
+        keys = ["n_games", "seed", "workers", "chunk_size", "variant", "out", "tables", "params", "raw_sample"]
+        key = draw(st.sampled_from([*keys, "aggregates", "checked"]))
+        flag = key in ("aggregates", "checked")  # true or false only
+        value = draw(WRONG_TYPES.filter(lambda v: not (key == "params" and v == {}) and not (flag and v is True)))
+        value = 1 if flag and value is False else value
         lines = [line for line in lines if not line.startswith(f"{key} =")]
         lines.append(f"{key} = {toml_value(value)}")
         return "\n".join(lines), [key]
@@ -250,7 +253,15 @@ def bad_spec(draw, game: str) -> tuple[str, list[str]]:
     if kind == "range":
         key, value = draw(
             st.sampled_from(
-                [("seed", -1), ("seed", -(2**63)), ("n_games", 0), ("n_games", -5), ("workers", 0), ("chunk_size", -1)]
+                [
+                    ("seed", -1),
+                    ("seed", -(2**63)),
+                    ("n_games", 0),
+                    ("n_games", -5),
+                    ("workers", 0),
+                    ("chunk_size", -1),
+                    ("raw_sample", -1),
+                ]
             )
         )
         lines = [line for line in lines if not line.startswith(f"{key} =")]
@@ -274,6 +285,9 @@ RUN_KEYS = {
     "decks_file",
     "deck_names",
     "tables",
+    "raw_sample",
+    "aggregates",
+    "checked",
     "workers",
     "chunk_size",
     "out",
@@ -351,7 +365,8 @@ def test_bad_scenario_files(runner, fresh, game, data):
 def bad_flags(draw, game: str) -> tuple[list[str], list[str]]:
     spec = sims.load(game)
     name = st.from_regex(r"[a-z_]{2,10}q", fullmatch=True)
-    kind = draw(st.sampled_from(["n", "seed", "bots", "param", "weight", "tables", "workers", "chunk", "variant"]))
+    kinds = ["n", "seed", "bots", "param", "weight", "tables", "workers", "chunk", "raw", "variant"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "n":
         value = draw(st.one_of(st.integers(max_value=0), st.integers(min_value=2**31), JUNK))
         return ["-n", str(value)], ["n"]
@@ -373,6 +388,8 @@ def bad_flags(draw, game: str) -> tuple[list[str], list[str]]:
         return ["-w", str(draw(st.one_of(st.integers(max_value=0), JUNK)))], ["workers"]
     if kind == "chunk":
         return ["--chunk-size", str(draw(st.one_of(st.integers(max_value=0), JUNK)))], ["chunk"]
+    if kind == "raw":
+        return ["--raw-sample", str(draw(st.one_of(st.integers(max_value=-1), JUNK)))], ["raw"]
     return ["--variant", draw(name)], ["variant"]
 
 

@@ -22,22 +22,11 @@ from balance.cli import cli
 from balance.io import load_run
 from balance.run import resume, run
 from balance.spec import MAX_SEED, RunSpec, SpecError, default_workers, resolve
+from tests.balance.run_tables import assert_same_tables, run_tables
 
 run_module = importlib.import_module("balance.run")
-SORT = {"games": ["game"], "seats": ["game", "seat"], "cards": ["game", "seat", "card"], "turns": ["game", "turn"]}
 BALANCE = Path(sys.executable).with_name("balance")
-
-
-def tables(path):
-    loaded = load_run(path)
-    frames = {"games": loaded.games, "seats": loaded.seats, "cards": loaded.cards, "turns": loaded.turns}
-    return {t: lf.collect().drop("run_id", "chunk", strict=False).sort(SORT[t]) for t, lf in frames.items()}
-
-
-def assert_same_tables(a, b):
-    for table in SORT:
-        assert a[table].height > 0, table
-        assert a[table].equals(b[table]), table
+tables = run_tables
 
 
 def test_workers_default_to_the_cpus_this_process_may_use():
@@ -103,7 +92,21 @@ def test_dask_cluster_survives_a_killed_worker(small_spec, tmp_path):
     assert_same_tables(tables(path), reference)
 
 
-CRASH_ARGS = ["run", "-g", "cardinger", "-n", "4000", "--seed", "11", "--chunk-size", "200", "-q"]
+# every raw table and the aggregates, so both must survive the kills
+CRASH_ARGS = [
+    "run",
+    "-g",
+    "cardinger",
+    "-n",
+    "4000",
+    "--seed",
+    "11",
+    "--chunk-size",
+    "200",
+    "--tables",
+    "games,seats,cards,turns",
+    "-q",
+]
 
 
 def _start(out: Path, name: str, workers: int) -> subprocess.Popen[bytes]:
