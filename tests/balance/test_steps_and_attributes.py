@@ -18,6 +18,7 @@ from balance import io, metrics, stats
 from balance.io import Run
 from balance.run import _write_dimensions, new_manifest, run
 from balance.spec import RunSpec, resolve
+from sims.core import TABLES
 
 
 def _row(df: pl.DataFrame, **where: Any) -> dict[str, Any]:
@@ -129,7 +130,7 @@ def _reference_leads(path: list[tuple[int, int]], winner: int) -> tuple[int, int
 
 def test_cardinger_turn_rows_run_from_one_to_games_turns(tmp_path: Path) -> None:
     """For Cardinger the last turn row of a game is games.turns, so lead_per_game is unchanged."""
-    path = run(RunSpec(game="cardinger", n_games=300, seed=11, out=str(tmp_path), name="c"))
+    path = run(RunSpec(game="cardinger", n_games=300, seed=11, out=str(tmp_path), name="c", tables=TABLES))
     loaded = io.load_run(path)
     turns = loaded.turns.collect()
     games = loaded.games.select("game", "winner", "turns").collect().sort("game")
