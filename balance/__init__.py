@@ -6,13 +6,29 @@ The Python API mirrors the CLI: ``run`` / ``resume`` (``balance run``), ``load_r
 behind every table of a report).
 """
 
-from balance import metrics
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from balance.compare import run_pair
 from balance.io import Run, load_run
 from balance.replay import replay
-from balance.report import write_compare_report, write_report
 from balance.run import resume, run
 from balance.spec import RunSpec, SpecError, read_spec
+
+# Imported on first use: the metrics and the report pull in scipy and matplotlib (about 2
+# CPU-seconds), which a run's pool workers, importing this package, never need.
+_LAZY = {"metrics": "balance.metrics", "write_report": "balance.report", "write_compare_report": "balance.report"}
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``metrics``, ``write_report`` and ``write_compare_report`` when first asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'balance' has no attribute {name!r}")
+    module = importlib.import_module(_LAZY[name])
+    return module if name == "metrics" else getattr(module, name)
+
 
 __all__ = [
     "Run",

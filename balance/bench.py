@@ -32,7 +32,8 @@ def bench_game(
     echo(f"# {game} (rules_version {spec.rules_version}): games/s on one core, {games_per_pairing:,} games each")
     seats = "".join(f"{f'seat {p}':>10}" for p in range(spec.seats))
     echo(f"{seats} {'all tables':>12} {'games+seats':>12}")
-    for lineup in itertools.product(spec.bots, repeat=spec.seats):  # every pairing; a one-seat game: every bot
+    lineups = itertools.product(spec.bots, repeat=spec.seats) if games_per_pairing else ()
+    for lineup in lineups:  # every pairing; a one-seat game: every bot
         run_spec = RunSpec(game=game, bots=lineup, seed=12345)
         full = games_per_second(run_spec, games_per_pairing, ("games", "seats", "cards", "turns"))
         lean = games_per_second(run_spec, games_per_pairing, ("games", "seats"))
@@ -42,7 +43,7 @@ def bench_game(
 
 
 def end_to_end_seconds(game: str, n_games: int, workers: int, echo: Callable[[str], Any] = print) -> dict[str, float]:
-    """Run ``n_games`` games of greedy bots in every seat with every table, then the report; print seconds."""
+    """Run ``n_games`` games of greedy bots in every seat (default tables: games, seats, sums), then the report."""
     import sims
     from balance.io import load_run
     from balance.report import write_report

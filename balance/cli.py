@@ -344,19 +344,32 @@ def replay(run_dir: str, game: int) -> None:
     help="Games for the run -> report timing (0 to skip).",
 )
 @click.option("--workers", "-w", type=WHOLE, default=2, show_default=True, help="Processes for the end-to-end run.")
+@click.option(
+    "--scaling",
+    type=WHOLE,
+    default=0,
+    show_default=True,
+    help="Games for the scaling figures: 1 vs 2 workers, LocalCluster, chunk overhead, bytes/game, raw vs sums.",
+)
 @friendly
-def bench(game: str, games_per_pairing: int, e2e: int, workers: int) -> None:
-    """Print speed figures: games/s per core per bot pairing and run -> report seconds.
+def bench(game: str, games_per_pairing: int, e2e: int, workers: int, scaling: int) -> None:
+    """Print speed figures: games/s per core per bot pairing, run -> report seconds, scaling.
 
-    Never asserts on time: it measures and prints.
+    Never asserts on time: it measures and prints (with the load average: on a shared
+    machine wall seconds mean little without it). 0 skips a part.
 
     \b
     Example:
       balance bench --game cardinger --games-per-pairing 100000 --end-to-end 1000000
+      balance bench --game cardinger --games-per-pairing 0 --end-to-end 0 --scaling 200000
     """
     from balance.bench import bench_game
 
     bench_game(game, games_per_pairing=games_per_pairing, end_to_end=e2e, workers=workers, echo=click.echo)
+    if scaling:
+        from balance.bench_scaling import scaling as scaling_figures
+
+        scaling_figures(game, scaling, echo=click.echo)
 
 
 @cli.command(context_settings=CONTEXT)
