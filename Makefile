@@ -40,11 +40,11 @@ fmt: install
 	$(BIN)/ruff format balance sims tests benchmarks
 
 bench: install  ## speed figures (printed, never asserted)
-	$(BIN)/balance bench --game cardinger
+	$(BIN)/balance bench --game cardinger --scaling 200000
 	$(BIN)/python benchmarks/pure_python.py
-	$(BIN)/balance bench --game blessings --games-per-pairing 50000
+	$(BIN)/balance bench --game blessings --games-per-pairing 50000 --scaling 20000
 	$(BIN)/python benchmarks/pure_python.py --game blessings
-	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000
+	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000 --scaling 100000
 	$(BIN)/python benchmarks/pure_python.py --game cardrpg
 	$(BIN)/python benchmarks/value_speed.py --game cardinger
 	$(BIN)/balance bench --game cardia --games-per-pairing 20000
