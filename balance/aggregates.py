@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from sims.core.jit import kernel
 from sims.core.records import CORE_COLUMNS
 from sims.core.sums import NONE, group_index, group_moments, lead_stats, level_firsts
 
@@ -213,37 +214,26 @@ class ChunkSums:
 
     def _cards(self, c: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
         p, seats = self.plan, self.plan.seats
-        half = (c["game"] % 2).astype(np.int64)
-        key = (c["card"].astype(np.int64) * seats + c["seat"]) * 2 + half
         k = len(self.cards)
-        cols = [np.bincount(key, minlength=k)]
+        key = np.empty(len(c), np.int64)
+        _card_keys(c["card"], c["seat"], c["game"], seats, key)
         if p.card_values:
-            won = c["won"] == 1
-            fdt, fpt = c["first_drawn_turn"], c["first_played_turn"]
-            masks = [None, c["in_opening_hand"] == 1, fdt > 0, fdt >= 0, fdt == -1, c["times_played"] > 0]
-            for mask in masks:
-                sel = key if mask is None else key[mask]
-                cols.append(np.bincount(sel, minlength=k))
-                cols.append(np.bincount(sel[won if mask is None else won[mask]], minlength=k))
-            played = fpt >= 0
-            cols.append(np.bincount(key[played], minlength=k))
-            moments = group_moments(c, ["first_played_turn"], np.where(played, key, -1), k)
-            cols += [moments[0][:, 0], moments[1][:, 0]]
-            self._hands(c, at, won, fdt >= 0, games)
+            counts = np.zeros((k, VALUE_COUNTS), np.int64)
+            hands = np.zeros((len(games) * seats, 3), np.int64)  # rows seen, rows not seen, won
+            fields = [c[f] for f in ("won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played")]
+            _card_values(key, at, c["seat"], seats, *fields, counts, hands)
+            self._hands(hands, games)
+        else:
+            counts = np.bincount(key, minlength=k)[:, None]
         moments = group_moments(c, p.card_counters, key, k)
-        for j in range(len(p.card_counters)):
-            cols += [moments[0][:, j], moments[1][:, j]]
-        self.cards += np.stack(cols, axis=1)
+        self.cards += np.column_stack([counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)])
 
-    def _hands(self, c: np.ndarray, at: np.ndarray, won: np.ndarray, seen: np.ndarray, games: np.ndarray) -> None:
+    def _hands(self, hands: np.ndarray, games: np.ndarray) -> None:
         seats, n_games = self.plan.seats, len(games)
-        hand = at.astype(np.int64) * seats + c["seat"]
-        size = n_games * seats
-        w = np.zeros(size, np.int64)
-        w[hand[won]] = 1
+        w = hands[:, 2]
         length = np.repeat(games["turns"].astype(np.int64), seats)
-        for row, mask in ((0, seen), (1, ~seen)):
-            count = np.bincount(hand[mask], minlength=size)
+        for row in (0, 1):  # seen, not seen
+            count = hands[:, row]
             held = count > 0
             self.hands[row] += [
                 count.sum(),
@@ -368,3 +358,56 @@ class ChunkSums:
         if "steps" in self.plan.per_game:
             out["steps"] = np.concatenate([b[1] for b in steps]) if steps else np.zeros(0, np.int64)
         return out
+
+
+VALUE_COUNTS = 1 + 2 * len(RATES) + 3  # rows, (n, k) per win rate, turn played n / total / squares
+
+
+@kernel
+def _card_keys(card, seat, game, seats, key) -> None:
+    """Write each card row's ``agg_cards`` key ``(card * seats + seat) * 2 + game % 2`` into ``key``."""
+    for r in range(card.shape[0]):
+        key[r] = (np.int64(card[r]) * seats + seat[r]) * 2 + game[r] % 2
+
+
+@kernel
+def _card_values(key, at, seat, seats, won, opening, drawn, played, times, counts, hands) -> None:
+    """Add every card row to its key's win-rate counts and to its hand's seen / not-seen counts, in one pass.
+
+    ``counts`` columns (:func:`card_columns` after ``rows``, in :data:`RATES` order):
+    rows; n and wins of every card (GP), in the opening hand (OH), drawn later (GD, turn
+    > 0), seen (GIH, drawn at any turn), never seen (GNS, -1), played at least once;
+    then the rows played and the sum and sum of squares of their first turn played.
+    ``hands`` rows are ``game-in-batch * seats + seat``: rows seen, rows not seen, won.
+    """
+    for r in range(key.shape[0]):
+        k = key[r]
+        w = 1 if won[r] == 1 else 0
+        d = drawn[r]
+        counts[k, 0] += 1
+        counts[k, 1] += 1
+        counts[k, 2] += w
+        if opening[r] == 1:
+            counts[k, 3] += 1
+            counts[k, 4] += w
+        if d > 0:
+            counts[k, 5] += 1
+            counts[k, 6] += w
+        if d >= 0:
+            counts[k, 7] += 1
+            counts[k, 8] += w
+        if d == -1:
+            counts[k, 9] += 1
+            counts[k, 10] += w
+        if times[r] > 0:
+            counts[k, 11] += 1
+            counts[k, 12] += w
+        p = np.int64(played[r])
+        if p >= 0:
+            counts[k, 13] += 1
+            counts[k, 14] += p
+            counts[k, 15] += p * p
+        h = at[r] * seats + seat[r]
+        hands[h, 0 if d >= 0 else 1] += 1
+        if w:
+            hands[h, 2] = 1
