@@ -13,7 +13,7 @@ Layout of ``runs/<run_id>/`` (DESIGN.md: Results dataset)::
 Parquet columns are the kernel record fields (``GameSpec.tables``) with these changes:
 enum-coded columns (``GameSpec.enums``) become strings, ``seats.bot`` becomes the bot
 name, fixed-size array fields (``seats.deck``) become lists without their -1 padding
-(written only with the raw cards table: they are per-card data), and ``games`` gains
+(kept in every run: ``balance compare`` checks deck identity with them), and ``games`` gains
 ``run_id``, ``variant`` and ``chunk``. ``games.seed`` is not stored when it is
 ``game_seed(root_seed, game)`` for every game (the manifest's ``derived`` says so): it
 is recomputed on reading (:func:`seed_expr`). Parts are written to a temporary name and

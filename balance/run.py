@@ -258,8 +258,6 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         names = {"bot": game.bots} if table == "seats" else None
         constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else None
         drop = ["seed"] if table == "games" and derived else []
-        if table == "seats" and "cards" not in spec.tables:  # per-card lists (decks) go with the cards table
-            drop += [f for f in recs.dtype.names or () if recs.dtype.fields[f][0].shape]
         arrow = io.records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
         io.write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
     for name, columns in (sums.tables() if sums is not None else {}).items():
