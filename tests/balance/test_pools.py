@@ -20,6 +20,7 @@ from balance.io import load_run
 from balance.metrics.pools import aligned_decks, compare_pools, pool_diff
 from balance.run import run
 from balance.spec import RunSpec
+from sims.core import TABLES
 
 CARDINGER = sims.load("cardinger")
 BLOOD_KNIGHT = ("Booster 3,Blood Knight,2,2,2,1,0,0,DEVOUR|STEAL|DECAY,", "Booster 3,Blood Knight,2,2,0,0,0,0,,")
@@ -40,9 +41,12 @@ def copy_alone(game: str, tmp_path: Path, edit: tuple[str, str] | None = None) -
 
 
 def play(game: str, cards: Path | None, out: Path, name: str, n: int, **extra) -> Path:
-    """Run ``n`` games of ``game`` on seed 4 with the card file ``cards``; return the run directory."""
+    """Run ``n`` games of ``game`` on seed 4 with the card file ``cards``; return the run directory.
+
+    The card rows are kept (opening hands: the deck check of games without deck lists)."""
     bots = ("greedy",) * sims.load(game).seats
-    spec = RunSpec(game=game, n_games=n, seed=4, bots=bots, cards_file=str(cards) if cards else None, out=str(out))
+    card_file = str(cards) if cards else None
+    spec = RunSpec(game=game, n_games=n, seed=4, bots=bots, cards_file=card_file, out=str(out), tables=TABLES)
     return run(RunSpec(**{**spec.__dict__, "name": name, **extra}))
 
 
