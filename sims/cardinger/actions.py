@@ -7,6 +7,7 @@ mutate (or read) the state record ``s`` in place, like every rule in ``kernel``.
 import numpy as np
 
 from sims.cardinger import kernel as rules
+from sims.cardinger.hot import hot
 from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
@@ -52,7 +53,7 @@ def enter_field(s, p: int, c: int) -> None:
     f.n[p] = slot + 1
 
 
-@kernel
+@hot
 def leave_field(s, p: int, slot: int) -> int:
     """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18)."""
     f = s.field
@@ -65,7 +66,7 @@ def leave_field(s, p: int, slot: int) -> int:
     return c
 
 
-@kernel
+@hot
 def destroy(s, p: int, slot: int, by: int) -> None:
     """Destroy seat ``p``'s card at ``slot`` in place (to its owner's discard, R18); ``by`` = destroyer or NO_CARD."""
     c = leave_field(s, p, slot)
@@ -169,7 +170,7 @@ def legal_actions(s, out: np.ndarray) -> int:
     return n + 1
 
 
-@kernel
+@hot
 def take_from_hand(s, p: int, i: int) -> int:
     """Remove card ``i`` from seat ``p``'s hand in place (the others keep their order); return it."""
     h = s.piles.hand
@@ -181,7 +182,7 @@ def take_from_hand(s, p: int, i: int) -> int:
     return c
 
 
-@kernel
+@hot
 def play_card(s, i: int) -> None:
     """Play the mover's hand card ``i`` to its field in place; PAY decisions then pay its cost (R4, R5)."""
     m = s.meta
@@ -201,7 +202,7 @@ def play_card(s, i: int) -> None:
         m.phase = Phase.PAY
 
 
-@kernel
+@hot
 def pay_cost(s, i: int) -> None:
     """Discard the mover's hand card ``i`` towards the pending cost in place (R5)."""
     m = s.meta
@@ -224,7 +225,7 @@ def retire(s, slot: int) -> None:
     rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
 
 
-@kernel
+@hot
 def self_effects(s, p: int, slot: int) -> None:
     """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11)."""
     f = s.field
@@ -244,7 +245,7 @@ def self_effects(s, p: int, slot: int) -> None:
             s.tally.seats[p].own_fragile_losses += 1
 
 
-@kernel
+@hot
 def hit(s, p: int, c: int, t: int) -> int:
     """Deal exactly 1 damage from seat ``p``'s card ``c`` to opposing slot ``t`` in place (R8); 1 if it is destroyed."""
     o = 1 - p
@@ -259,7 +260,7 @@ def hit(s, p: int, c: int, t: int) -> int:
     return 1
 
 
-@kernel
+@hot
 def attack(s, slot: int, t: int) -> None:
     """Resolve an attack of the mover's card at ``slot`` on opposing slot ``t`` in place (R8, R12, R13)."""
     p = s.meta.mover
@@ -284,7 +285,7 @@ def attack(s, slot: int, t: int) -> None:
     self_effects(s, p, slot)
 
 
-@kernel
+@hot
 def take_draw_action(s, slot: int) -> None:
     """Resolve a draw action of the mover's card at ``slot`` in place: min(DRAW, deck, room) cards (R9)."""
     p = s.meta.mover
@@ -299,7 +300,7 @@ def take_draw_action(s, slot: int) -> None:
     self_effects(s, p, slot)
 
 
-@kernel
+@hot
 def score_action(s, slot: int) -> None:
     """Resolve a score action of the mover's card at ``slot`` in place: SCORE and PROSPERITY's bonus (R10, R14).
 
@@ -330,7 +331,7 @@ def score_action(s, slot: int) -> None:
     self_effects(s, p, slot)
 
 
-@kernel
+@hot
 def apply_action(s, action: int) -> None:
     """Apply one encoded legal action of the mover in place; END also runs phases 4 and 1."""
     m = s.meta

@@ -18,6 +18,7 @@ reads the state and changes nothing.
 import numpy as np
 
 from sims.cardinger.actions import can_draw, can_retire, can_score, can_target
+from sims.cardinger.hot import hot
 from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
@@ -75,7 +76,7 @@ def field_value(s, owner: int, slot: int, judge: int) -> float:
 # -- phase 2: pay, play, retire ------------------------------------------------------------
 
 
-@kernel
+@hot
 def cheapest_in_hand(s, p: int) -> int:
     """Return the hand index of seat ``p``'s lowest-valued card (first on ties)."""
     best, best_i = np.inf, 0
@@ -86,24 +87,51 @@ def cheapest_in_hand(s, p: int) -> int:
     return best_i
 
 
-@kernel
+@hot
+def sort_hand(s, p: int) -> None:
+    """Write the values of seat ``p``'s hand cards into ``scratch.hand_values[:hand_n]``, ascending, in place."""
+    out = s.scratch.hand_values
+    for i in range(s.piles.hand_n[p]):  # insertion sort: hands are short
+        v = s.scratch.values[p, s.piles.hand[p, i]]
+        j = i
+        while j > 0 and out[j - 1] > v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = v
+
+
+@hot
+def sorted_discard_value(s, p: int, skip: int, k: int) -> float:
+    """Return ``discard_value(s, p, skip, k)`` from the hand values ``sort_hand`` wrote (once per decision).
+
+    PAY discards the lowest-valued cards one at a time, so the sum is that of the ``k`` lowest
+    values without one copy of card ``skip``'s, added in ascending order as PAY would take them.
+    """
+    v_skip = s.scratch.values[p, s.piles.hand[p, skip]]
+    skipped = False
+    total = 0.0
+    j = 0
+    for _ in range(k):
+        v = s.scratch.hand_values[j]
+        if not skipped and v == v_skip:
+            skipped = True
+            j += 1
+            v = s.scratch.hand_values[j]
+        total += v
+        j += 1
+    return total
+
+
+@hot
 def discard_value(s, p: int, skip: int, k: int) -> float:
     """Return the summed values of the ``k`` cards PAY would discard from seat ``p``'s hand without card ``skip``.
 
     Those are the lowest-valued cards, taken one at a time (first on ties) as
-    ``cheapest_in_hand`` does; ``k`` <= hand size - 1 (R5).
+    ``cheapest_in_hand`` does; ``k`` <= hand size - 1 (R5). (Pricing every card of a hand,
+    ``best_card_to_play`` sorts the hand once and calls ``sorted_discard_value`` itself.)
     """
-    taken = 0  # bit i set: hand card i already counted (hands hold at most MAX_DECK < 63 cards)
-    total = 0.0
-    for _ in range(k):
-        best, best_i = np.inf, 0
-        for i in range(s.piles.hand_n[p]):
-            v = s.scratch.values[p, s.piles.hand[p, i]]
-            if i != skip and not (taken >> i) & 1 and v < best:
-                best, best_i = v, i
-        taken |= 1 << best_i
-        total += best
-    return total
+    sort_hand(s, p)
+    return sorted_discard_value(s, p, skip, k)
 
 
 @kernel
@@ -112,7 +140,7 @@ def prosperity_bonus(s, hand: int) -> int:
     return hand // s.params.prosperity_step
 
 
-@kernel
+@hot
 def prosperity_outlook(s, p: int) -> tuple:
     """Return (PROSPERITY cards of seat ``p`` that can still score this turn, cards its other ready cards can draw).
 
@@ -134,21 +162,23 @@ def prosperity_outlook(s, p: int) -> tuple:
     return scorers, min(drawable, room)
 
 
-@kernel
+@hot
 def play_price(s, p: int, i: int, scorers: int) -> float:
     """Return what playing seat ``p``'s hand card ``i`` costs beyond ``cost`` per card: the value of the
-    cards it discards and the PROSPERITY points of ``scorers`` that the smaller hand loses (R5, R14)."""
+    cards it discards and the PROSPERITY points of ``scorers`` that the smaller hand loses (R5, R14).
+
+    Reads ``scratch.hand_values``: call ``sort_hand(s, p)`` first (once per decision)."""
     w = s.scratch.weights[p]
     n, k = s.piles.hand_n[p], s.cards[s.piles.hand[p, i]].cost
     price = 0.0
     if k > 0 and w[W.DISCARD] != 0.0:
-        price += w[W.DISCARD] * discard_value(s, p, i, k)
+        price += w[W.DISCARD] * sorted_discard_value(s, p, i, k)
     if scorers > 0:
         price += w[W.ACT_SCORE] * scorers * (prosperity_bonus(s, n) - prosperity_bonus(s, n - 1 - k))
     return price
 
 
-@kernel
+@hot
 def best_card_to_play(s, p: int) -> tuple:
     """Return (hand index, value less price) of seat ``p``'s best card the hand can pay for (-1 if none).
 
@@ -160,17 +190,21 @@ def best_card_to_play(s, p: int) -> tuple:
     best, best_i = -np.inf, -1
     n = s.piles.hand_n[p]
     scorers, _ = prosperity_outlook(s, p)
+    sorted_ = False  # scratch.hand_values, for the discard pricing: sorted at the first card with a cost
     nonneg = w[W.DISCARD] >= 0.0 and w[W.ACT_SCORE] >= 0.0 and s.scratch.lowest[p] >= 0.0
     for i in range(n):
         c = s.piles.hand[p, i]
         if n - 1 >= s.cards[c].cost and not (nonneg and s.scratch.net[p, c] <= best):  # R5: enough to pay
+            if not sorted_ and s.cards[c].cost > 0:
+                sort_hand(s, p)
+                sorted_ = True
             v = s.scratch.net[p, c] - play_price(s, p, i, scorers)
             if v > best:
                 best, best_i = v, i
     return best_i, best
 
 
-@kernel
+@hot
 def weakest_slot(s, p: int) -> tuple:
     """Return (slot, value) of seat ``p``'s lowest-valued field card."""
     best, best_slot = np.inf, 0
@@ -181,7 +215,7 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@kernel
+@hot
 def play_or_retire(s, p: int) -> int:
     """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:
@@ -224,7 +258,7 @@ def hit_value(s, p: int, c: int, value: float, hp: int) -> float:
     return w[W.ACT_KILL] * value + steal if hp <= 1 else w[W.ACT_HIT] * value / hp
 
 
-@kernel
+@hot
 def best_attack(s, p: int, slot: int, threat: float) -> tuple:
     """Return (target, value, first target, value) of one attack and of two attacks of seat ``p``'s card at ``slot``.
 
@@ -265,7 +299,7 @@ def best_attack(s, p: int, slot: int, threat: float) -> tuple:
     return first, one, pair_t, pair
 
 
-@kernel
+@hot
 def self_change(s, p: int, slot: int, times: int) -> float:
     """Return the action value of the change ``times`` actions make to seat ``p``'s card at ``slot`` (R11).
 
@@ -291,7 +325,7 @@ def self_change(s, p: int, slot: int, times: int) -> float:
     return w[W.ACT_SELF_LOSS] * (w[W.HP] * (hp - s.field.hp[p, slot]) + w[W.DEF] * (def_ - s.field.def_[p, slot]))
 
 
-@kernel
+@hot
 def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: float, outlook: tuple) -> tuple:
     """Return (action, value) of the best action of seat ``p``'s card at ``slot`` (NO_ACTION if it has none).
 
@@ -331,7 +365,7 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
     return best_a, best
 
 
-@kernel
+@hot
 def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 

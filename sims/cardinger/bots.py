@@ -3,7 +3,8 @@
 Every policy sees what R19 allows: both fields (with damage and DECAY), scores, pile
 sizes and its own hand, never the opponent's hand or any deck order. Policies read the
 state and return one encoded action (``state.encode``); they never change the position
-(the random bot only advances its own RNG lane).
+(the random bot only advances its own RNG lane; greedy and tuned write only their work
+buffer ``scratch.hand_values``).
 
 Weights (``weights.BotParams``, one float vector per seat) are shared by all bots;
 ``appraise.card_values`` turns them into a static value per card once per batch, and
@@ -22,6 +23,7 @@ from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported f
     play_or_retire,
     score_points,
 )
+from sims.cardinger.hot import hot
 from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind, Lane, Phase, encode
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
 from sims.core import rng
@@ -48,7 +50,7 @@ def random_policy(s) -> int:
     return s.scratch.legal[rng.randint(s.scratch.rng, Lane.BOT + s.meta.mover, s.scratch.n_legal)]
 
 
-@kernel
+@hot
 def winning_score(s, p: int) -> int:
     """Return a score action of seat ``p`` that reaches ``target_score`` at once (R10), else NO_ACTION."""
     if s.params.target_score - s.tally.score[p] > s.scratch.max_gain:
@@ -72,7 +74,7 @@ def winning_steal(s, p: int) -> int:
     return NO_ACTION
 
 
-@kernel
+@hot
 def greedy(s) -> int:
     """Return the greedy choice for the mover: cheapest payment, a winning score, the best priced play,
     then the most valuable action over the whole field if it is worth more than ``act_min``."""
@@ -157,7 +159,7 @@ def tuned(s) -> int:
     return END_TURN
 
 
-@kernel
+@hot
 def choose(bot_id: int, s) -> int:
     """Return the action policy ``bot_id`` picks for the mover (random: from ``scratch.legal``)."""
     if bot_id == Bot.RANDOM:

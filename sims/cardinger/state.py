@@ -380,6 +380,7 @@ SCRATCH_DTYPE = np.dtype(
         ("net", np.float64, (2, MAX_CARDS)),  # values minus the cost weight x cost (bots.card_values)
         ("max_gain", np.int16),  # most points a single score action of the pool can make (bots.card_values)
         ("lowest", np.float64, (2,)),  # each seat's lowest static card value over the pool (bots.card_values)
+        ("hand_values", np.float64, (MAX_DECK,)),  # the mover's hand card values, ascending (appraise.sort_hand)
         ("seen", np.int16, (MAX_CARDS,)),  # marks of the card-conservation audit
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
     ],
