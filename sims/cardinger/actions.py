@@ -53,7 +53,7 @@ def enter_field(s, p: int, c: int) -> None:
     f.n[p] = slot + 1
 
 
-@hot
+@kernel
 def leave_field(s, p: int, slot: int) -> int:
     """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18)."""
     f = s.field
@@ -66,7 +66,7 @@ def leave_field(s, p: int, slot: int) -> int:
     return c
 
 
-@hot
+@kernel
 def destroy(s, p: int, slot: int, by: int) -> None:
     """Destroy seat ``p``'s card at ``slot`` in place (to its owner's discard, R18); ``by`` = destroyer or NO_CARD."""
     c = leave_field(s, p, slot)
@@ -225,7 +225,7 @@ def retire(s, slot: int) -> None:
     rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
 
 
-@hot
+@kernel
 def self_effects(s, p: int, slot: int) -> None:
     """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11)."""
     f = s.field

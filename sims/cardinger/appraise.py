@@ -76,7 +76,7 @@ def field_value(s, owner: int, slot: int, judge: int) -> float:
 # -- phase 2: pay, play, retire ------------------------------------------------------------
 
 
-@hot
+@kernel
 def cheapest_in_hand(s, p: int) -> int:
     """Return the hand index of seat ``p``'s lowest-valued card (first on ties)."""
     best, best_i = np.inf, 0
@@ -122,7 +122,7 @@ def sorted_discard_value(s, p: int, skip: int, k: int) -> float:
     return total
 
 
-@hot
+@kernel
 def discard_value(s, p: int, skip: int, k: int) -> float:
     """Return the summed values of the ``k`` cards PAY would discard from seat ``p``'s hand without card ``skip``.
 
@@ -204,7 +204,7 @@ def best_card_to_play(s, p: int) -> tuple:
     return best_i, best
 
 
-@hot
+@kernel
 def weakest_slot(s, p: int) -> tuple:
     """Return (slot, value) of seat ``p``'s lowest-valued field card."""
     best, best_slot = np.inf, 0
@@ -215,7 +215,7 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@hot
+@kernel
 def play_or_retire(s, p: int) -> int:
     """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:
@@ -365,7 +365,7 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
     return best_a, best
 
 
-@hot
+@kernel
 def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 

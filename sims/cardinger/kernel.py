@@ -54,7 +54,6 @@ from sims.cardinger.decks import (  # noqa: F401
     lay_out_piles,
     pick_card,
 )
-from sims.cardinger.hot import hot
 from sims.cardinger.state import (
     MAX_EVENTS,
     NO_CARD,
@@ -208,7 +207,7 @@ def reached_target(s, p: int) -> bool:
     return True
 
 
-@hot
+@kernel
 def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
     """Add ``n`` points from ``source`` to seat ``p`` in place; return True if this one gain wins at once (R10)."""
     add_points(s, p, n, source, card)
@@ -237,7 +236,7 @@ def replenish(s, p: int) -> None:
 # -- phase 1 and phase 4 ------------------------------------------------------------------
 
 
-@hot
+@kernel
 def start_turn(s) -> None:
     """Run phase 1 for ``meta.mover`` in place (replenish point R15, draw R16) and open phase 2 (R4)."""
     m = s.meta
@@ -274,7 +273,7 @@ def record_turn(s) -> None:
     t.plays, t.actions = m.plays, m.actions
 
 
-@hot
+@kernel
 def end_turn(s) -> None:
     """Run phase 4 for the mover in place (idle draw R17, replenish R15), then pass the turn (R20 cap)."""
     m = s.meta
