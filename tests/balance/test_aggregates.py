@@ -46,9 +46,10 @@ class _Frozen(datetime):
         return cls(2026, 1, 1, tzinfo=tz)
 
 
-# Cardia landed on main after the sums were written: its report from sums differs from the raw one
-# in the 600-game run below (equal on 300 games, seed 3, chunks of 100); not yet diagnosed.
-CARDIA_GAP = pytest.mark.xfail(reason="cardia: report from sums differs from raw rows (open)", strict=False)
+# Known gap (issue 12, open): the sums hold no card-event counts (GameSpec.extra["card_events"], Cardia's
+# activations and flips), so a sums-only Cardia report lacks the "Card events" section the raw rows give;
+# every other figure matches. Strict: this test starts passing, and must be unmarked, once the sums carry them.
+CARDIA_GAP = pytest.mark.xfail(reason="cardia: no card-event sums, the Card events section needs raw rows", strict=True)
 
 
 @pytest.mark.parametrize("game", [pytest.param(g, marks=CARDIA_GAP) if g == "cardia" else g for g in GAMES])
