@@ -51,13 +51,17 @@ def groups_by_setting_section(run: Run) -> str | None:
     return section("settings", "Results by game setting", *parts)
 
 
-def declared_events(run: Run) -> tuple[str, ...] | None:
-    """Return the ``cards`` counters the run's game declares as events (``GameSpec.extra["card_events"]``), or None."""
+def declared_events(run: Run) -> tuple[str, ...]:
+    """Return the ``cards`` counters the run's game declares as events (``GameSpec.extra["card_events"]``).
+
+    A game that declares none gets no "Card events" section: its extra counters are tallies
+    (attacks, damage), not events whose happening a designer would weigh.
+    """
     try:
         events = sims.load(str(run.manifest.get("game"))).extra.get("card_events")
     except (KeyError, ImportError, AttributeError):
-        return None
-    return tuple(events) if events is not None else None
+        return ()
+    return tuple(events) if events is not None else ()
 
 
 def card_events_section(run: Run) -> str | None:

@@ -16,6 +16,7 @@ from balance.metrics.groups import group_results, has_first_seat
 from balance.report import write_compare_report, write_report
 from balance.run import run
 from balance.spec import RunSpec
+from sims.core import TABLES
 
 pytestmark = pytest.mark.slow  # runs through the runner: minutes with NUMBA_DISABLE_JIT
 
@@ -25,7 +26,9 @@ LOCATIONS = 9  # none + the 8 locations
 @pytest.fixture(scope="module")
 def grid_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     out = tmp_path_factory.mktemp("cardia_report")
-    spec = RunSpec(game="cardia", variant="grid", n_games=1800, seed=5, out=str(out), name="grid", workers=1)
+    spec = RunSpec(
+        game="cardia", variant="grid", n_games=1800, seed=5, out=str(out), name="grid", workers=1, tables=TABLES
+    )
     return load_run(run(spec))
 
 
