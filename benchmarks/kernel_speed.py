@@ -1,0 +1,180 @@
+"""Kernel speed of one game and bot line-up: games/s, decisions a game, and instructions a game under callgrind.
+
+Games per CPU-second (this process's CPU time, so waiting for a core is not counted) still
+swing with the machine's load (shared caches, frequency); instruction counts do not. ``--instructions``
+re-runs this script under ``valgrind --tool=callgrind`` with instrumentation switched on
+only around the measured ``play_chunk`` call (a tiny C helper issues callgrind's client
+requests; ``gcc`` and valgrind's headers are needed), and prints the instructions executed
+per game and per decision. Start-up, imports, the cache load and the warm-up are not
+counted, so the figure repeats to within a few instructions a game from run to run.
+
+Decisions are counted by the game's own audit (``GameSpec.check_games``) on the same games.
+
+Examples (from the project root):
+    .venv/bin/python benchmarks/kernel_speed.py --game blessings --bots greedy,greedy --games 200000
+    .venv/bin/python benchmarks/kernel_speed.py --game cardrpg --bots greedy --games 2000 --instructions
+    .venv/bin/python benchmarks/kernel_speed.py --game blessings --bots greedy,greedy --tables games,seats,cards,turns
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from balance import bench
+from balance.spec import RunSpec, resolve
+
+TOGGLE_C = """
+#include <valgrind/callgrind.h>
+void start(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_TOGGLE_COLLECT; }
+void stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_STOP_INSTRUMENTATION; }
+"""
+
+
+def measure(r, seed: int, n_games: int, tables: tuple[str, ...], toggle=None) -> float:
+    """Play the measured games once (after a warm-up); return the CPU seconds they took (this process)."""
+    args = (r.params, r.pool, r.decks, r.bot_ids, r.weights, seed)
+    r.game.play_chunk(*args, 0, 200, tables=tables)  # compile or load the cache; touch the code
+    if toggle is not None:
+        toggle.start()
+    start = time.process_time()
+    r.game.play_chunk(*args, bench.FIRST_GAME, n_games, tables=tables)
+    secs = time.process_time() - start
+    if toggle is not None:
+        toggle.stop()
+    return secs
+
+
+def symbol_map(path: Path) -> None:
+    """Write the address of every compiled function Numba's engine knows (name<TAB>address lines) to ``path``."""
+    from numba.core.registry import cpu_target
+
+    engine = cpu_target.target_context.codegen()._engine
+    with path.open("w") as out:
+        for name in sorted(engine._defined_symbols):
+            address = engine.get_function_address(name)
+            if address:
+                out.write(f"{name}\t{address}\n")
+
+
+def short_name(symbol: str) -> str:
+    """Return ``module.function`` (with its Numba version tag) from a mangled Numba symbol."""
+    parts, k = [], symbol.find("_ZN") + 3
+    while k < len(symbol) and symbol[k].isdigit():
+        j = k
+        while symbol[j].isdigit():
+            j += 1
+        n = int(symbol[k:j])
+        parts.append(symbol[j : j + n])
+        k = j + n
+    tag = re.search(r"B\d+(v\d+)B", symbol)
+    return ".".join(parts[-2:]) + (f"[{tag.group(1)}]" if tag else "") if parts else symbol
+
+
+def profile(text: str, symbols: Path, top: int) -> list[str]:
+    """Return the ``top`` functions by self instructions, from callgrind's per-instruction output."""
+    starts = sorted((int(a), short_name(n)) for n, a in (ln.split("\t") for ln in symbols.read_text().splitlines()))
+    addresses = [a for a, _ in starts]
+    cost: dict[str, int] = {}
+    objects: dict[str, str] = {}  # callgrind's "(id)" -> object file; JIT code has none ("???")
+    jit, skip = False, False
+    for line in text.splitlines():
+        if line.startswith(("ob=", "cob=")):
+            key, _, name = line.split("=", 1)[1].partition(" ")
+            objects.setdefault(key, name)
+            jit = objects[key] == "???" if line.startswith("ob=") else jit
+            continue
+        if line.startswith("calls="):
+            skip = True  # the next line is the inclusive cost of that call, not the caller's own
+            continue
+        if not line.startswith("0x"):
+            continue
+        if skip:
+            skip = False
+            continue
+        parts = line.split()
+        addr = int(parts[0], 16)
+        k = bisect.bisect_right(addresses, addr) - 1
+        name = starts[k][1] if jit and k >= 0 else "(outside the kernels: Python, NumPy, the runtime)"
+        cost[name] = cost.get(name, 0) + int(parts[-1])
+    total = sum(cost.values())
+    ranked = sorted(cost.items(), key=lambda kv: -kv[1])[:top]
+    return [f"{n / total:6.1%} {n:>14,}  {name}" for name, n in ranked]
+
+
+def toggle_library(tmp: Path) -> ctypes.CDLL:
+    """Compile and load the callgrind start/stop helper."""
+    src, lib = tmp / "toggle.c", tmp / "toggle.so"
+    src.write_text(TOGGLE_C)
+    subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    return ctypes.CDLL(str(lib))
+
+
+def count_instructions(argv: list[str], top: int) -> tuple[int, list[str]]:
+    """Run this script under callgrind (collection only around the measured games).
+
+    Return the instructions executed and, if ``top`` > 0, the ``top`` functions by self cost.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        cmd = [
+            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+            f"--callgrind-out-file={out}", *(["--dump-instr=yes", "--compress-pos=no"] if top else []),
+            sys.executable, __file__, *argv, "--under-callgrind", tmp,
+        ]  # fmt: skip
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        text = out.read_text()
+        found = re.search(r"^totals:\s+(\d+)", text, re.MULTILINE)
+        if found is None:
+            raise SystemExit(f"{out}: no instruction total in callgrind's output")
+        return int(found.group(1)), (profile(text, Path(tmp) / "symbols.txt", top) if top else [])
+
+
+def main() -> None:
+    """Parse the arguments, measure, print one line of figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="blessings")
+    ap.add_argument("--bots", default="greedy,greedy", help="comma-separated bot per seat")
+    ap.add_argument("--variant", default=None)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--tables", default="games", help="comma-separated tables to record")
+    ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
+    ap.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="with --instructions: the N costliest functions"
+    )
+    ap.add_argument("--under-callgrind", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    bots, tables = tuple(a.bots.split(",")), tuple(a.tables.split(","))
+    spec = RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed)
+    r = resolve(spec)
+    if a.under_callgrind:
+        measure(r, a.seed, a.games, tables, toggle_library(Path(a.under_callgrind)))
+        symbol_map(Path(a.under_callgrind) / "symbols.txt")
+        return
+    n_dec = round(
+        bench.decisions_per_game(RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed), a.games) * a.games
+    )
+    line = f"{a.game} {'/'.join(bots)} [{','.join(tables)}] {a.games:,} games, {n_dec / a.games:.2f} decisions a game"
+    if a.instructions:
+        argv = [x for x in sys.argv[1:] if x != "--instructions"]
+        ins, ranked = count_instructions(argv, a.profile)
+        line += f": {ins / a.games:,.0f} instructions a game, {ins / n_dec:,.1f} a decision"
+        line = "\n".join([line, *ranked])
+    else:
+        secs = measure(r, a.seed, a.games, tables)
+        line += f": {a.games / secs:,.0f} games per CPU-second, {secs * 1e9 / n_dec:.1f} ns a decision"
+        line += f" (load {os.getloadavg()[0]:.2f})"
+    print(line)
+
+
+if __name__ == "__main__":
+    main()
