@@ -9,35 +9,63 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from balance.spec import RunSpec, resolve
+
+TABLES = {  # the bench's columns: tables recorded
+    "games only": ("games",),
+    "games+seats": ("games", "seats"),
+    "all tables": ("games", "seats", "cards", "turns"),
+}
+FIRST_GAME = 1_000  # the timed games start here; the warm-up plays games 0 .. 199
 
 
 def games_per_second(spec: RunSpec, n_games: int, tables: tuple[str, ...]) -> float:
-    """Return single-process games/s of the kernel for ``spec`` (compile excluded)."""
+    """Return the kernel's games per CPU-second for ``spec`` in this process (compile excluded).
+
+    CPU seconds of this process, not wall seconds: on a shared machine the figure then
+    moves much less with other processes' load.
+    """
     r = resolve(spec)
     args = (r.params, r.pool, r.decks, r.bot_ids, r.weights, spec.seed)
     r.game.play_chunk(*args, 0, 200, tables=tables)  # compile / load cache
-    start = time.perf_counter()
-    r.game.play_chunk(*args, 1_000, n_games, tables=tables)
-    return n_games / (time.perf_counter() - start)
+    start = time.process_time()
+    r.game.play_chunk(*args, FIRST_GAME, n_games, tables=tables)
+    return n_games / max(time.process_time() - start, 1e-9)
+
+
+def decisions_per_game(spec: RunSpec, n_games: int) -> float:
+    """Return the bots' decisions a game in the timed games, as the game's audit (``check_games``) counts them."""
+    r = resolve(spec)
+    report = np.zeros(4, dtype=np.int64)
+    r.game.check_games(
+        r.params, r.pool.table, r.decks, r.bot_ids, r.weights, np.uint64(spec.seed), FIRST_GAME, n_games, report
+    )
+    return int(report[0]) / n_games
 
 
 def bench_game(
     game: str, *, games_per_pairing: int, end_to_end: int, workers: int, echo: Callable[[str], Any] = print
 ) -> None:
-    """Print games/s per core for every bot pairing, then run -> report wall seconds."""
+    """Print games per CPU-second on one core for every bot pairing and table set, then run -> report wall seconds."""
     import sims
 
     spec = sims.load(game)
-    echo(f"# {game} (rules_version {spec.rules_version}): games/s on one core, {games_per_pairing:,} games each")
+    echo(
+        f"# {game} (rules_version {spec.rules_version}): games per CPU-second on one core, {games_per_pairing:,}"
+        " games each; decisions a game (the audit's count) and ns a decision with the games table only"
+    )
     seats = "".join(f"{f'seat {p}':>10}" for p in range(spec.seats))
-    echo(f"{seats} {'all tables':>12} {'games+seats':>12}")
+    echo(seats + "".join(f" {name:>12}" for name in TABLES) + f" {'decisions':>10} {'ns/decision':>12}")
     lineups = itertools.product(spec.bots, repeat=spec.seats) if games_per_pairing else ()
     for lineup in lineups:  # every pairing; a one-seat game: every bot
         run_spec = RunSpec(game=game, bots=lineup, seed=12345)
-        full = games_per_second(run_spec, games_per_pairing, ("games", "seats", "cards", "turns"))
-        lean = games_per_second(run_spec, games_per_pairing, ("games", "seats"))
-        echo("".join(f"{b:>10}" for b in lineup) + f" {full:>12,.0f} {lean:>12,.0f}")
+        speeds = [games_per_second(run_spec, games_per_pairing, tables) for tables in TABLES.values()]
+        per_game = decisions_per_game(run_spec, games_per_pairing)
+        ns = 1e9 / (speeds[0] * per_game) if per_game else float("nan")
+        row = "".join(f"{b:>10}" for b in lineup) + "".join(f" {v:>12,.0f}" for v in speeds)
+        echo(row + f" {per_game:>10.1f} {ns:>12.1f}")
     if end_to_end:
         end_to_end_seconds(game, end_to_end, workers, echo)
 
