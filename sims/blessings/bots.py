@@ -63,7 +63,7 @@ from sims.blessings.state import (
 )
 from sims.blessings.weights import DEFAULTS, BotParams, W  # noqa: F401
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 class Bot(IntEnum):
@@ -106,7 +106,7 @@ def press_reach(s, p: int, skip: int) -> int:
     return reach
 
 
-@kernel
+@hot
 def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, gap: int, reach: int) -> float:
     """Return the value of seat ``p``'s card ``c`` attacking opposing hand card ``j``.
 
@@ -136,7 +136,7 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, 
     return value
 
 
-@kernel
+@hot
 def curse_value(s, p: int, c: int, tactician: bool) -> float:
     """Return the value of cursing with seat ``p``'s card ``c``."""
     w = s.scratch.weights[p]
@@ -149,7 +149,7 @@ def curse_value(s, p: int, c: int, tactician: bool) -> float:
     return w[W.CURSE] * (useful + w[W.EXCESS] * (v - useful))
 
 
-@kernel
+@hot
 def bless_value(s, p: int, v: int, weight: float, tactician: bool) -> float:
     """Return the value of ``v`` blessing points for seat ``p`` (bless or discard).
 
@@ -176,7 +176,7 @@ def attack_power(s, p: int, skip: int) -> float:
     return total
 
 
-@kernel
+@hot
 def best_for_card(s, p: int, i: int, tactician: bool) -> int:
     """Return the best encoded action for seat ``p``'s hand card ``i`` (ties: attack, curse, bless, discard)."""
     c = s.piles.hand[p, i]
@@ -228,7 +228,7 @@ def choose_random(s) -> int:
     return encode(ActionKind.ATTACK, i, rng.randint(s.scratch.rng, lane, targets))
 
 
-@kernel
+@hot
 def choose_heuristic(s, tactician: bool) -> int:
     """Greedy and tactician: the surrender rules, then the leftmost card's best action.
 
@@ -251,7 +251,7 @@ def choose_heuristic(s, tactician: bool) -> int:
     return best_for_card(s, p, 0, tactician)
 
 
-@kernel
+@hot
 def choose(bot: int, s) -> int:
     """Return the encoded action of policy ``bot`` for the current decision of ``s``."""
     if bot == Bot.RANDOM:
@@ -259,7 +259,7 @@ def choose(bot: int, s) -> int:
     return choose_heuristic(s, bot == Bot.TACTICIAN)
 
 
-@kernel
+@hot
 def needs_legal(bot: int) -> bool:
     """Return True if policy ``bot`` reads ``scratch.legal`` (none does: each builds its action directly)."""
     return False

@@ -73,7 +73,7 @@ from sims.blessings.zones import (  # noqa: F401
 )
 from sims.core import rng
 from sims.core.driver import audit, logged_events, mark
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push, remove_at
 from sims.core.records import NEVER, NO_WINNER
 
@@ -96,7 +96,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
     rng.seed_lanes(s.scratch.rng, seed)
 
 
-@kernel
+@hot
 def start_turn(s) -> None:
     """Begin the mover's turn in place: the surrender decision (R13) or, with surrender=never, the draw."""
     m = s.meta
@@ -108,7 +108,7 @@ def start_turn(s) -> None:
     m.phase = Phase.DRAW if s.params.surrender == Surrender.NEVER else Phase.SURRENDER
 
 
-@kernel
+@hot
 def begin_play(s) -> None:
     """Draw for the turn (R6) and open the PLAY phase in place: every card now held must be played (R7)."""
     m = s.meta
@@ -122,7 +122,7 @@ def begin_play(s) -> None:
     m.phase = Phase.PLAY if m.to_play > 0 else Phase.TURN_END
 
 
-@kernel
+@hot
 def end_turn(s) -> None:
     """Close the mover's turn in place: battle loss (R12), turn cap (R19), else the opponent's turn."""
     m = s.meta
@@ -139,7 +139,7 @@ def end_turn(s) -> None:
         pass_turn(s)
 
 
-@kernel
+@hot
 def pass_turn(s) -> None:
     """Hand the move to the opponent in place: its TURN_START comes next."""
     m = s.meta
@@ -183,7 +183,7 @@ def advance(s) -> None:
             return
 
 
-@kernel
+@hot
 def attack(s, p: int, c: int, j: int) -> None:
     """Card ``c`` of seat ``p`` hits the opposing hand card ``j`` in place (R8): overkill is lost."""
     o = 1 - p
@@ -208,7 +208,7 @@ def attack(s, p: int, c: int, j: int) -> None:
         log_event(s, EventKind.DESTROY, o, c, t, 0, 0)
 
 
-@kernel
+@hot
 def play_card(s, kind: int, i: int, j: int) -> None:
     """Play the mover's hand card ``i`` as ``kind`` in place, discard it and draw its replacement (R7)."""
     m = s.meta
@@ -292,7 +292,7 @@ def legal_actions(s, out: np.ndarray) -> int:
     return n
 
 
-@kernel
+@hot
 def apply_action(s, a: int) -> None:
     """Apply the encoded action ``a`` of the mover in place, then run on to the next decision."""
     kind = action_kind(a)

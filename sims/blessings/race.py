@@ -11,12 +11,12 @@ mean (``coming``). ``settled_surrender``, ``concede`` (greedy) and ``race_surren
 from sims.blessings import kernel as rules
 from sims.blessings.state import CardType, Opening, PoolTarget
 from sims.blessings.weights import W
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 # -- what a seat can see -----------------------------------------------------------------------
 
 
-@kernel
+@hot
 def threat(s, viewer: int, o: int, j: int) -> float:
     """Return the curse seat ``o``'s hand card ``j`` would send if played, as ``viewer`` sees it (R4)."""
     c = s.piles.hand[o, j]
@@ -25,7 +25,7 @@ def threat(s, viewer: int, o: int, j: int) -> float:
     return float(rules.pool_value(s, o, c)) if s.cards[c].type == CardType.CURSE else 0.0
 
 
-@kernel
+@hot
 def seen_hp(s, viewer: int, o: int, j: int) -> int:
     """Return the Health of seat ``o``'s hand card ``j`` as ``viewer`` sees it: full Health if hidden (R4)."""
     if viewer != o and not s.params.open_hands:

@@ -16,7 +16,7 @@ from enum import IntEnum, IntFlag
 import numpy as np
 
 from sims.blessings.params import Params
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import EVENT_DTYPE
 
 # -- choices (Params fields) ----------------------------------------------------------------
@@ -448,25 +448,25 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     return state
 
 
-@kernel
+@hot
 def encode(kind: int, i: int, j: int) -> int:
     """Return the action ``kind`` with own hand index ``i`` and target index ``j``."""
     return (kind << 14) | (i << 7) | j
 
 
-@kernel
+@hot
 def action_kind(action: int) -> int:
     """Return the ActionKind of an encoded action."""
     return action >> 14
 
 
-@kernel
+@hot
 def action_i(action: int) -> int:
     """Return the own hand index of an encoded action."""
     return (action >> 7) & 127
 
 
-@kernel
+@hot
 def action_j(action: int) -> int:
     """Return the opposing hand index of an encoded action."""
     return action & 127

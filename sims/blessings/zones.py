@@ -8,12 +8,12 @@ from sims.blessings.state import (
     Lane,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import pop_top, push, remove_at
 from sims.core.records import NEVER
 
 
-@kernel
+@hot
 def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
     """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
     m = s.meta
@@ -46,26 +46,26 @@ def clear_card_record(r, game: int, p: int, c: int) -> None:
     r.times_destroyed = r.times_cursed = 0
 
 
-@kernel
+@hot
 def attack_damage(s, c: int) -> int:
     """Return the damage card ``c`` deals as an attack: Attack x Impact (R8; face cards: 0)."""
     return s.cards[c].attack * s.cards[c].impact
 
 
-@kernel
+@hot
 def face_bonus(s, p: int) -> int:
     """Return the face-card bonus of seat ``p``'s cards: ``face_bonus`` unless ``p`` is left out (R9)."""
     return s.params.face_bonus if (s.params.face_bonus_seats >> p) & 1 else 0
 
 
-@kernel
+@hot
 def pool_value(s, p: int, c: int) -> int:
     """Return what seat ``p``'s card ``c`` adds as a bless or a curse: Attack + Impact, + face bonus (R9)."""
     card = s.cards[c]
     return card.attack + card.impact + (face_bonus(s, p) if card.face else 0)
 
 
-@kernel
+@hot
 def discard_value(s, p: int, c: int) -> int:
     """Return the blessing of seat ``p`` discarding card ``c``: Attack + Impact, - face bonus, >= 0 (R9)."""
     card = s.cards[c]
@@ -85,7 +85,7 @@ def reshuffle(s, p: int) -> None:
     log_event(s, EventKind.RESHUFFLE, p, NO_CARD, NO_CARD, n, 0)
 
 
-@kernel
+@hot
 def draw(s, p: int) -> int:
     """Draw seat ``p``'s top card to the right end of its hand in place; return it (NO_CARD: nothing to draw, R11)."""
     q = s.piles
@@ -103,7 +103,7 @@ def draw(s, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def destroy(s, p: int, i: int) -> int:
     """Remove seat ``p``'s hand card ``i`` (Health 0) in place to its destroyed or discard pile (R10); return it."""
     q = s.piles
@@ -115,7 +115,7 @@ def destroy(s, p: int, i: int) -> int:
     return c
 
 
-@kernel
+@hot
 def cards_left(s, p: int) -> int:
     """Return seat ``p``'s cards that can still reach its hand this battle (R12)."""
     q = s.piles

@@ -29,3 +29,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(cache_home / "balance-lab" / "numba" / source_digest())
 
 kernel = numba.njit(cache=True, nogil=True)
+
+hot = numba.njit(cache=True, nogil=True, inline="always")
+"""The preset for a small function on a kernel's per-decision path: Numba copies its body
+into every caller (``inline="always"``, at the IR level) instead of compiling a call.
+
+A call between two compiled functions costs tens of instructions (Numba's calling
+convention: status code, return slot, spilled registers) and hides the callee from
+LLVM's optimiser. Copying a body costs compile time at every call site, so use it only
+for functions that are small or called from few places, and measure the cold compile
+(``benchmarks/compile_time.py``). Called from Python, such a function runs as any other.
+"""
