@@ -43,7 +43,7 @@ def bless_rightmost(s, p: int) -> None:
 
 
 @kernel
-def curse_hand(s, p: int) -> int:
+def curse_hand(s, p: int, counting: bool = True) -> int:
     """Let seat ``p``'s curse pool hit its hand from the left, overflowing, in place (R16); return cards destroyed."""
     q = s.piles
     left = s.pools.curse[p]
@@ -56,29 +56,31 @@ def curse_hand(s, p: int) -> int:
             q.hp[p, c] = 0
             destroy(s, p, 0)
             lost += 1
-            s.tally.cards[p, c].times_cursed += 1
+            if counting:
+                s.tally.cards[p, c].times_cursed += 1
             log_event(s, EventKind.CURSED_AWAY, p, NO_CARD, c, h, 0)
         else:
             q.hp[p, c] = h - left
             log_event(s, EventKind.CURSE_HIT, p, NO_CARD, c, left, q.hp[p, c])
             left = 0
-    s.tally.seats[p].cards_lost_to_curses += lost
+    if counting:
+        s.tally.seats[p].cards_lost_to_curses += lost
     return lost
 
 
 @kernel
-def apply_pools(s, p: int) -> bool:
+def apply_pools(s, p: int, counting: bool = True) -> bool:
     """Apply seat ``p``'s curse and blessing pools to its hand in place (R16, R17); return True if wiped out."""
     if s.params.hand_order == HandOrder.PLAYER_ARRANGED:
         policies.arrange(s, p, Purpose.POOLS)
     if s.params.blessing_before_curses:
         bless_rightmost(s, p)
-    lost = curse_hand(s, p)
+    lost = curse_hand(s, p, counting)
     wiped = s.pools.curse[p] > 0 and s.piles.hand_n[p] == 0  # R17: no curse, no wipe-out
     if not s.params.blessing_before_curses:
         bless_rightmost(s, p)
     b = s.meta.battle  # the battle whose pools these are (start_battle has not counted the next one yet)
-    if b >= 1:
+    if b >= 1 and counting:
         row = s.tally.battles[b - 1]
         if p == 0:
             row.lost_to_curses_0, row.wiped_0 = lost, wiped
@@ -90,10 +92,10 @@ def apply_pools(s, p: int) -> bool:
 
 
 @kernel
-def apply_both_pools(s) -> bool:
+def apply_both_pools(s, counting: bool = True) -> bool:
     """Apply both seats' pools (R15-R17), reset them, and end the game on a wipe-out; return True if it ended."""
-    w0 = apply_pools(s, 0)
-    w1 = apply_pools(s, 1)
+    w0 = apply_pools(s, 0, counting)
+    w1 = apply_pools(s, 1, counting)
     for p in range(2):
         s.pools.curse[p] = s.pools.blessing[p] = 0  # R17: expended
     if not (w0 or w1):
@@ -177,7 +179,7 @@ def swap_value_card(s, holder: int) -> None:
 
 
 @kernel
-def deal_owned(s) -> None:
+def deal_owned(s, counting: bool = True) -> None:
     """Give each seat its cards for the game in place (R3): the whole pool each, or half a shuffled pool each."""
     q = s.piles
     game = s.meta.game
@@ -209,10 +211,12 @@ def deal_owned(s) -> None:
     if s.params.value_card >= 0 and s.params.value_swap:
         swap_value_card(s, game % 2)
     for p in range(2):
-        s.tally.seats[p].cards_owned = q.owned_n[p]
+        if counting:
+            s.tally.seats[p].cards_owned = q.owned_n[p]
         for k in range(q.owned_n[p]):
             c = q.owned[p, k]
-            clear_card_record(s.tally.cards[p, c], game, p, c)
+            if counting:
+                clear_card_record(s.tally.cards[p, c], game, p, c)
             if s.params.deck_mode == DeckMode.SPLIT_ONE_DECK:
                 log_event(s, EventKind.OWNED, p, c, NO_CARD, k, 0)
 
@@ -226,7 +230,7 @@ def end_at_cap(s) -> None:
 
 
 @kernel
-def start_battle(s) -> None:
+def start_battle(s, counting: bool = True) -> None:
     """Run the start of the next battle in place (R5, R6, R15-R17, R19); set TURN_START or OVER.
 
     ``meta.battle`` still numbers the battle that just ended while its pools are applied.
@@ -234,7 +238,7 @@ def start_battle(s) -> None:
     m = s.meta
     carry = s.params.pool_target == PoolTarget.CARRYOVER_HAND
     if m.battle >= 1 and carry:
-        if apply_both_pools(s):
+        if apply_both_pools(s, counting):
             return  # R15 carryover: pools hit the hand left from the last battle
         if m.battle >= s.params.max_battles:
             end_at_cap(s)  # R19; no hands are dealt for a battle that is not played
@@ -245,11 +249,11 @@ def start_battle(s) -> None:
     opening = 3 if s.params.opening == Opening.THREE_PLUS_TWO else 5
     for p in range(2):
         for _ in range(opening):
-            c = draw(s, p)
-            if c != NO_CARD and m.battle == 0:
+            c = draw(s, p, counting)
+            if counting and c != NO_CARD and m.battle == 0:
                 s.tally.cards[p, c].in_opening_hand = 1
         log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
-    if m.battle >= 1 and not carry and apply_both_pools(s):
+    if m.battle >= 1 and not carry and apply_both_pools(s, counting):
         return  # R15 fresh hand: pools hit the new hands
     if m.battle >= s.params.max_battles:  # R19: the last battle's pools are applied and no one is wiped out
         end_at_cap(s)
@@ -259,8 +263,10 @@ def start_battle(s) -> None:
     m.battle_first = m.mover = first
     if m.battle == 1:
         m.first_seat = first
-        s.tally.seats[first].first = 1
-    s.tally.seats[first].battles_started += 1
+        if counting:
+            s.tally.seats[first].first = 1
+    if counting:
+        s.tally.seats[first].battles_started += 1
     m.battle_turn = 0
     m.own_turns[0] = m.own_turns[1] = 0
     m.phase = Phase.TURN_START
@@ -285,7 +291,7 @@ def record_battle(s, winner: int, how: int) -> None:
 
 
 @kernel
-def end_battle(s, winner: int, how: int) -> None:
+def end_battle(s, winner: int, how: int, counting: bool = True) -> None:
     """End the current battle in place: winner's bonus (R14), battle row, then the next battle's start."""
     m = s.meta
     q = s.piles
@@ -298,8 +304,10 @@ def end_battle(s, winner: int, how: int) -> None:
         s.pools.bonus = bonus
         s.pools.blessing[winner] += bonus
         s.pools.wins[winner] += 1
-        s.tally.seats[winner].bonus_gained += bonus
+        if counting:
+            s.tally.seats[winner].bonus_gained += bonus
     m.final_how = how
     log_event(s, EventKind.BATTLE_END, winner, NO_CARD, NO_CARD, how, s.pools.bonus)
-    record_battle(s, winner, how)
+    if counting:
+        record_battle(s, winner, how)
     m.phase = Phase.BATTLE_START

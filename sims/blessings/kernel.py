@@ -63,6 +63,8 @@ from sims.blessings.zones import (  # noqa: F401
     cards_left,
     clear_card_record,
     clear_seat,
+    count_attack,
+    count_play,
     destroy,
     discard_value,
     draw,
@@ -75,11 +77,11 @@ from sims.core import rng
 from sims.core.driver import audit, logged_events, mark
 from sims.core.jit import hot, kernel
 from sims.core.piles import push, remove_at
-from sims.core.records import NEVER, NO_WINNER
+from sims.core.records import NO_WINNER
 
 
 @kernel
-def reset(s, game: int, seed: np.uint64) -> None:
+def reset(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     """Empty every zone, pool and counter of ``s`` in place for game ``game`` seeded by ``seed``."""
     m = s.meta
     m.game, m.seed, m.turn, m.battle, m.battle_turn = game, seed, 0, 0, 0
@@ -91,7 +93,8 @@ def reset(s, game: int, seed: np.uint64) -> None:
         m.own_turns[p] = 0
         q.owned_n[p] = q.deck_n[p] = q.hand_n[p] = q.discard_n[p] = q.gone_n[p] = 0
         s.pools.curse[p] = s.pools.blessing[p] = s.pools.wins[p] = 0
-        clear_seat(s.tally.seats[p])
+        if counting:
+            clear_seat(s.tally.seats[p])
     s.pools.bonus = 0
     rng.seed_lanes(s.scratch.rng, seed)
 
@@ -109,13 +112,13 @@ def start_turn(s) -> None:
 
 
 @hot
-def begin_play(s) -> None:
+def begin_play(s, counting: bool = True) -> None:
     """Draw for the turn (R6) and open the PLAY phase in place: every card now held must be played (R7)."""
     m = s.meta
     p = m.mover
     if s.params.opening == Opening.THREE_PLUS_TWO or m.own_turns[p] > 1:  # R6: 5 at set-up = first turn's draw
         for _ in range(s.params.turn_draw):
-            c = draw(s, p)
+            c = draw(s, p, counting)
             if c != NO_CARD:
                 log_event(s, EventKind.DRAW, p, c, NO_CARD, 0, 0)
     m.to_play = s.piles.hand_n[p]
@@ -123,16 +126,16 @@ def begin_play(s) -> None:
 
 
 @hot
-def end_turn(s) -> None:
+def end_turn(s, counting: bool = True) -> None:
     """Close the mover's turn in place: battle loss (R12), turn cap (R19), else the opponent's turn."""
     m = s.meta
     p = m.mover
     log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], cards_left(s, p))
     out0, out1 = cards_left(s, 0) == 0, cards_left(s, 1) == 0
     if out0 or out1:
-        end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION)
+        end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION, counting)
     elif m.battle_turn >= s.params.max_turns_per_battle:
-        end_battle(s, NO_WINNER, BattleEnd.TURN_CAP)
+        end_battle(s, NO_WINNER, BattleEnd.TURN_CAP, counting)
     elif s.params.surrender == Surrender.OWN_TURN:
         m.phase = Phase.SURRENDER_END  # R13 own_turn: the mover may still give up before the opponent moves
     else:
@@ -148,7 +151,7 @@ def pass_turn(s) -> None:
 
 
 @kernel
-def surrender(s) -> None:
+def surrender(s, counting: bool = True) -> None:
     """The mover gives up the battle in place (R13): the opponent wins it; pools stand.
 
     At the start of a turn (phase SURRENDER) nothing of the turn was played, so it is not
@@ -157,34 +160,35 @@ def surrender(s) -> None:
     m = s.meta
     p = m.mover
     at_end = m.phase == Phase.SURRENDER_END
-    s.tally.seats[p].battles_surrendered += 1
+    if counting:
+        s.tally.seats[p].battles_surrendered += 1
     log_event(s, EventKind.SURRENDER, p, NO_CARD, NO_CARD, 1 if at_end else 0, 0)
     if not at_end:
         m.turn -= 1
         m.battle_turn -= 1
         m.own_turns[p] -= 1
-    end_battle(s, 1 - p, BattleEnd.SURRENDER)
+    end_battle(s, 1 - p, BattleEnd.SURRENDER, counting)
 
 
 @kernel
-def advance(s) -> None:
+def advance(s, counting: bool = True) -> None:
     """Run the phases that need no decision in place until the mover must decide or the game is over."""
     m = s.meta
     while True:
         if m.phase == Phase.BATTLE_START:
-            start_battle(s)
+            start_battle(s, counting)
         elif m.phase == Phase.TURN_START:
             start_turn(s)
         elif m.phase == Phase.DRAW:
-            begin_play(s)
+            begin_play(s, counting)
         elif m.phase == Phase.TURN_END:
-            end_turn(s)
+            end_turn(s, counting)
         else:
             return
 
 
 @hot
-def attack(s, p: int, c: int, j: int) -> None:
+def attack(s, p: int, c: int, j: int, counting: bool = True) -> None:
     """Card ``c`` of seat ``p`` hits the opposing hand card ``j`` in place (R8): overkill is lost."""
     o = 1 - p
     q = s.piles
@@ -193,63 +197,42 @@ def attack(s, p: int, c: int, j: int) -> None:
     h = q.hp[o, t]
     dealt = min(dmg, h)
     q.hp[o, t] = h - dealt
-    r = s.tally.cards[p, c]
-    st = s.tally.seats[p]
-    r.attacks += 1
-    st.attacks += 1
-    r.damage_dealt += dealt
-    st.damage_dealt += dealt
     log_event(s, EventKind.ATTACK, p, c, t, dmg, h - dealt)
     if h - dealt <= 0:
         destroy(s, o, j)
-        r.cards_destroyed += 1
-        st.cards_destroyed += 1
-        s.tally.cards[o, t].times_destroyed += 1
         log_event(s, EventKind.DESTROY, o, c, t, 0, 0)
+    if counting:
+        count_attack(s, p, c, t, dealt, h - dealt <= 0)
 
 
 @hot
-def play_card(s, kind: int, i: int, j: int) -> None:
+def play_card(s, kind: int, i: int, j: int, counting: bool = True) -> None:
     """Play the mover's hand card ``i`` as ``kind`` in place, discard it and draw its replacement (R7)."""
     m = s.meta
     p = m.mover
     q = s.piles
     c = q.hand[p, i]
-    r = s.tally.cards[p, c]
-    st = s.tally.seats[p]
+    v = 0
     if kind == ActionKind.ATTACK:
-        attack(s, p, c, j)
+        attack(s, p, c, j, counting)
     elif kind == ActionKind.BLESS:
         v = pool_value(s, p, c)
         s.pools.blessing[p] += v
-        r.blesses += 1
-        st.blesses += 1
-        r.blessing_gained += v
-        st.blessing_gained += v
         log_event(s, EventKind.BLESS, p, c, NO_CARD, v, s.pools.blessing[p])
     elif kind == ActionKind.CURSE:
         v = pool_value(s, p, c)
         s.pools.curse[1 - p] += v
-        r.curses += 1
-        st.curses += 1
-        r.curse_sent += v
-        st.curse_sent += v
         log_event(s, EventKind.CURSE, p, c, NO_CARD, v, s.pools.curse[1 - p])
     else:
         v = discard_value(s, p, c)
         s.pools.blessing[p] += v
-        r.discards += 1
-        st.discards += 1
-        r.blessing_gained += v
-        st.blessing_gained += v
         log_event(s, EventKind.DISCARD, p, c, NO_CARD, v, s.pools.blessing[p])
-    r.times_played += 1
-    if r.first_played_turn == NEVER:
-        r.first_played_turn = m.turn
+    if counting:
+        count_play(s, p, c, kind, v)
     remove_at(q.hand, q.hand_n, p, i)
     push(q.discard, q.discard_n, p, c)
     m.to_play -= 1
-    d = draw(s, p)  # the replacement waits for the next turn (R7)
+    d = draw(s, p, counting)  # the replacement waits for the next turn (R7)
     if d != NO_CARD:
         log_event(s, EventKind.DRAW, p, d, NO_CARD, 1, 0)
     if m.to_play == 0:
@@ -293,7 +276,7 @@ def legal_actions(s, out: np.ndarray) -> int:
 
 
 @hot
-def apply_action(s, a: int) -> None:
+def apply_action(s, a: int, counting: bool = True) -> None:
     """Apply the encoded action ``a`` of the mover in place, then run on to the next decision."""
     kind = action_kind(a)
     if kind == ActionKind.PLAY_ON:
@@ -302,29 +285,31 @@ def apply_action(s, a: int) -> None:
         else:
             s.meta.phase = Phase.DRAW
     elif kind == ActionKind.SURRENDER:
-        surrender(s)
+        surrender(s, counting)
     else:
-        play_card(s, kind, action_i(a), action_j(a))
-    advance(s)
+        play_card(s, kind, action_i(a), action_j(a), counting)
+    advance(s, counting)
 
 
 @kernel
-def set_up(s, game: int, seed: np.uint64) -> None:
+def set_up(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     """Reset ``s`` for game ``game``: deal each seat its cards (R3) and start the first battle."""
-    reset(s, game, seed)
-    deal_owned(s)
-    advance(s)
+    reset(s, game, seed, counting)
+    deal_owned(s, counting)
+    advance(s, counting)
 
 
 @kernel
-def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
+def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray, counting: bool = True) -> None:
     """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
 
     ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
-    illegal actions chosen, games not over within the caps.
+    illegal actions chosen, games not over within the caps. ``counting`` (a compile-time
+    constant where a kernel passes it): keep the seats, cards and turns counters in
+    ``s.tally``; False leaves them untouched, and the game is the same.
     """
     s.meta.bots[0], s.meta.bots[1] = bot_ids[0], bot_ids[1]
-    set_up(s, game, seed)
+    set_up(s, game, seed, counting)
     m = s.meta
     checking = report.shape[0] > 0
     cap = (s.params.max_battles + 1) * s.params.max_turns_per_battle * (2 * 64 + 2)  # only a bug reaches it
@@ -337,7 +322,7 @@ def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.nda
         if checking and not audit(s, a, report):
             m.phase = Phase.OVER
             break
-        apply_action(s, a)
+        apply_action(s, a, counting)
         if checking:
             report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
     if checking and m.phase != Phase.OVER:
@@ -413,13 +398,15 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
 
 
 @kernel
-def play_games(
-    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts,
+def play_batch(
+    params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, counting,
 ) -> int:  # fmt: skip
-    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+    """Play games ``first_game ..`` into the record buffers; return how many completed (``play_games``).
 
-    ``decks`` is unused: each seat's cards follow from ``deck_mode`` (R3).
+    ``counting`` is a constant of each caller (``play_games_counted``, ``play_games_uncounted``):
+    Numba compiles one version of the game loop for each, and the uncounted one keeps no
+    seats, cards or turns counters at all.
     """
     state = prepare(cards, params, weights, 0)
     no_report = np.zeros(0, np.int64)
@@ -429,11 +416,53 @@ def play_games(
         if not fits(s, record_cards, games, seats, cards_out, counts):
             return k
         g = first_game + k
-        play_game(s, bot_ids, g, rng.game_seed(root_seed, g), no_report)
+        play_game(s, bot_ids, g, rng.game_seed(root_seed, g), no_report, counting)
         if record_turns and counts[3] + s.meta.battle > turns.shape[0]:
             return k  # its battle rows do not fit: the caller grows the buffers and replays it
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
     return n_games
+
+
+@kernel
+def play_games_counted(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """``play_games`` with the seats, cards and turns counters kept."""
+    return play_batch(
+        params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+        games, seats, cards_out, turns, counts, True,
+    )  # fmt: skip
+
+
+@kernel
+def play_games_uncounted(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """``play_games`` for the games table alone: no counter is kept (the same games)."""
+    return play_batch(
+        params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+        games, seats, cards_out, turns, counts, False,
+    )  # fmt: skip
+
+
+def play_games(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+
+    ``decks`` is unused: each seat's cards follow from ``deck_mode`` (R3). A run that asks
+    for the games table alone plays through ``play_games_uncounted`` (compiled on first
+    use), any other through ``play_games_counted``.
+    """
+    counted = seats.shape[0] > 0 or record_cards or record_turns
+    entry = play_games_counted if counted else play_games_uncounted
+    return entry(
+        params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+        games, seats, cards_out, turns, counts,
+    )  # fmt: skip
 
 
 @kernel
@@ -443,12 +472,12 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
     report[:] = 0
     for k in range(n_games):
         g = first_game + k
-        play_game(state[0], bot_ids, g, rng.game_seed(root_seed, g), report)
+        play_game(state[0], bot_ids, g, rng.game_seed(root_seed, g), report, True)
 
 
 @kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     state = prepare(cards, params, weights, 1)
-    play_game(state[0], bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
+    play_game(state[0], bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64), True)
     return logged_events(state)

@@ -3,6 +3,7 @@
 from sims.blessings.state import (
     MAX_EVENTS,
     NO_CARD,
+    ActionKind,
     DestroyedCards,
     EventKind,
     Lane,
@@ -47,6 +48,45 @@ def clear_card_record(r, game: int, p: int, c: int) -> None:
 
 
 @hot
+def count_attack(s, p: int, c: int, t: int, dealt: int, destroyed: bool) -> None:
+    """Count seat ``p``'s card ``c`` dealing ``dealt`` to the opposing card ``t`` (``destroyed``: a kill) in place."""
+    r = s.tally.cards[p, c]
+    st = s.tally.seats[p]
+    r.attacks += 1
+    st.attacks += 1
+    r.damage_dealt += dealt
+    st.damage_dealt += dealt
+    if destroyed:
+        r.cards_destroyed += 1
+        st.cards_destroyed += 1
+        s.tally.cards[1 - p, t].times_destroyed += 1
+
+
+@hot
+def count_play(s, p: int, c: int, kind: int, v: int) -> None:
+    """Count seat ``p`` playing card ``c`` as ``kind`` (bless, curse, discard: ``v`` pool points) in place."""
+    r = s.tally.cards[p, c]
+    st = s.tally.seats[p]
+    if kind == ActionKind.BLESS:
+        r.blesses += 1
+        st.blesses += 1
+    elif kind == ActionKind.CURSE:
+        r.curses += 1
+        st.curses += 1
+        r.curse_sent += v
+        st.curse_sent += v
+    elif kind == ActionKind.DISCARD:
+        r.discards += 1
+        st.discards += 1
+    if kind == ActionKind.BLESS or kind == ActionKind.DISCARD:
+        r.blessing_gained += v
+        st.blessing_gained += v
+    r.times_played += 1
+    if r.first_played_turn == NEVER:
+        r.first_played_turn = s.meta.turn
+
+
+@hot
 def attack_damage(s, c: int) -> int:
     """Return the damage card ``c`` deals as an attack: Attack x Impact (R8; face cards: 0)."""
     return s.cards[c].attack * s.cards[c].impact
@@ -86,7 +126,7 @@ def reshuffle(s, p: int) -> None:
 
 
 @hot
-def draw(s, p: int) -> int:
+def draw(s, p: int, counting: bool = True) -> int:
     """Draw seat ``p``'s top card to the right end of its hand in place; return it (NO_CARD: nothing to draw, R11)."""
     q = s.piles
     if q.deck_n[p] == 0 and s.params.midbattle_reshuffle and q.discard_n[p] > 0:
@@ -96,10 +136,11 @@ def draw(s, p: int) -> int:
     c = pop_top(q.deck, q.deck_n, p)
     push(q.hand, q.hand_n, p, c)
     q.hp[p, c] = s.params.card_health  # R18
-    r = s.tally.cards[p, c]
-    r.times_drawn += 1
-    if r.first_drawn_turn == NEVER:
-        r.first_drawn_turn = s.meta.turn
+    if counting:
+        r = s.tally.cards[p, c]
+        r.times_drawn += 1
+        if r.first_drawn_turn == NEVER:
+            r.first_drawn_turn = s.meta.turn
     return c
 
 
