@@ -65,7 +65,7 @@ from sims.cardrpg.state import (
     encode,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 class Bot(IntEnum):
@@ -86,7 +86,7 @@ DEFAULTS = {
 # -- decisions shared by the heuristic bots ----------------------------------------------------------------
 
 
-@kernel
+@hot
 def refill(s) -> int:
     """PLAYER: the BUYBACK of the best discarded number card when the hand cannot attack usefully, or -1 (Q13).
 
@@ -228,7 +228,7 @@ def choose_random(s) -> int:
     return s.scratch.legal[0]  # only QUIT is legal: never happens (END is legal with it)
 
 
-@kernel
+@hot
 def choose_greedy(s) -> int:
     """Hit as hard as possible (module docstring)."""
     m = s.meta
@@ -317,7 +317,7 @@ def choose_planner(s) -> int:
     return encode(ActionKind.END, 0, 0)
 
 
-@kernel
+@hot
 def choose(bot: int, s) -> int:
     """Return the encoded action of policy ``bot`` for the current decision of ``s``."""
     if bot == Bot.RANDOM:
@@ -327,7 +327,7 @@ def choose(bot: int, s) -> int:
     return choose_planner(s)
 
 
-@kernel
+@hot
 def needs_legal(bot: int) -> bool:
     """Return True if policy ``bot`` reads ``scratch.legal`` (the random bot)."""
     return bot == Bot.RANDOM

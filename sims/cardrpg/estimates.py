@@ -30,7 +30,7 @@ from sims.cardrpg.state import (
     action_b,
     encode,
 )
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 class BotParams(NamedTuple):
@@ -96,6 +96,31 @@ def numbers_in_hand(s) -> bool:
     return False
 
 
+@hot
+def hand_ranks(s) -> tuple[int, int]:
+    """Return the hand's cards per combo key, packed: key ``r`` (1-14) is byte ``r % 8`` of word ``r // 8``.
+
+    The same numbers as ``count_rank`` of every rank (``rank_count`` unpacks one), from one
+    pass over the hand and without writing to the state (a policy is pure): the bots'
+    per-decision count, hoisted out of their per-rank loops. A byte holds up to 255 cards.
+    """
+    lo, hi = 0, 0
+    for k in range(s.piles.hand_n):
+        r = int(rules.combo_rank_of(s, s.piles.hand[k]))
+        if r < 8:
+            lo += 1 << (8 * r)
+        else:
+            hi += 1 << (8 * (r - 8))
+    return lo, hi
+
+
+@hot
+def rank_count(ranks: tuple[int, int], rank: int) -> int:
+    """Return the hand cards of combo key ``rank`` from ``hand_ranks``' packed counts."""
+    word = ranks[0] if rank < 8 else ranks[1]
+    return (word >> (8 * (rank % 8))) & 255
+
+
 @kernel
 def comb(a: int, b: int) -> float:
     """Return the binomial coefficient C(a, b) as a float (0 outside 0 <= b <= a)."""
@@ -140,7 +165,7 @@ def face_damage(s, k: int) -> float:
     return p * k * s.scratch.weights[W.FACE_VALUE] - (1.0 - p) * max(0, s.monster.hp)
 
 
-@kernel
+@hot
 def combo_damage(s, rank: int, count: int) -> float:
     """Return the expected damage of ``count`` hand cards of combo key ``rank``."""
     if rank >= JACK:
@@ -148,7 +173,7 @@ def combo_damage(s, rank: int, count: int) -> float:
     return float(count * rank)  # numbers and Aces: rank = value
 
 
-@kernel
+@hot
 def best_combo(s) -> int:
     """Return the ATTACK action with the most expected damage, or -1 (empty hand).
 
@@ -156,8 +181,9 @@ def best_combo(s) -> int:
     pile is short). Ties go to the lower rank, then to fewer cards.
     """
     best, best_d = -1, -np.inf  # any combo beats none
+    ranks = hand_ranks(s)
     for rank in range(1, 15):
-        cnt = rules.count_rank(s, rank)
+        cnt = rank_count(ranks, rank)
         lo = 1 if rank >= JACK else max(1, cnt)
         for k in range(lo, cnt + 1):
             d = combo_damage(s, rank, k)
@@ -175,13 +201,14 @@ def best_combo_damage(s) -> float:
     return combo_damage(s, action_a(a), action_b(a))
 
 
-@kernel
+@hot
 def hand_damage(s) -> float:
     """Return the expected damage of the whole hand played at once (its random attacks drawn in one go)."""
     total = 0.0
     faces = 0
+    ranks = hand_ranks(s)
     for rank in range(1, 15):
-        cnt = rules.count_rank(s, rank)
+        cnt = rank_count(ranks, rank)
         if rank >= JACK:
             faces += cnt
         else:
@@ -193,8 +220,9 @@ def hand_damage(s) -> float:
 def smallest_kill(s, hp: float) -> int:
     """Return the ATTACK action using the fewest number cards that surely deals ``hp`` (ties: least waste), or -1."""
     best, best_cards, best_waste = -1, 99, 1e9
+    ranks = hand_ranks(s)
     for rank in range(1, 11):
-        cnt = rules.count_rank(s, rank)
+        cnt = rank_count(ranks, rank)
         for k in range(1, cnt + 1):
             d = k * rank
             if d >= hp and (k < best_cards or (k == best_cards and d - hp < best_waste)):
@@ -239,7 +267,7 @@ def spade_total(s) -> float:
     return total
 
 
-@kernel
+@hot
 def first_inv(s, spade: bool) -> int:
     """Return the Inventory index of the first card the bot plays as a Spade (or Club), or -1."""
     for k in range(s.piles.inv_n):

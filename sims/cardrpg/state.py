@@ -15,7 +15,7 @@ from enum import IntEnum, IntFlag
 import numpy as np
 
 from sims.cardrpg.params import Params
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import EVENT_DTYPE
 
 # -- choices (Params fields) ------------------------------------------------------------------------
@@ -608,25 +608,25 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     return state
 
 
-@kernel
+@hot
 def encode(kind: int, a: int, b: int) -> int:
     """Return the action ``kind`` with arguments ``a`` (rank or index) and ``b`` (count)."""
     return (kind << 12) | (a << 6) | b
 
 
-@kernel
+@hot
 def action_kind(action: int) -> int:
     """Return the ActionKind of an encoded action."""
     return action >> 12
 
 
-@kernel
+@hot
 def action_a(action: int) -> int:
     """Return the first argument of an encoded action."""
     return (action >> 6) & 63
 
 
-@kernel
+@hot
 def action_b(action: int) -> int:
     """Return the second argument of an encoded action."""
     return action & 63

@@ -16,10 +16,10 @@ from sims.cardrpg.state import (
     Suit,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
-@kernel
+@hot
 def log_event(s, kind: int, card: int, value: int, extra: int) -> None:
     """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
     m = s.meta
@@ -204,7 +204,7 @@ def find_ace(s, suit: int, power: int) -> int:
     return -1
 
 
-@kernel
+@hot
 def combo_rank_of(s, c: int) -> int:
     """Return the combo key of hand card ``c``: its rank, or 11 for any face card under ``any_face`` (R8)."""
     r = s.cards[c].rank
@@ -213,7 +213,7 @@ def combo_rank_of(s, c: int) -> int:
     return r
 
 
-@kernel
+@hot
 def count_rank(s, rank: int) -> int:
     """Return how many hand cards have combo key ``rank``."""
     n = 0
