@@ -7,7 +7,6 @@ mutate (or read) the state record ``s`` in place, like every rule in ``kernel``.
 import numpy as np
 
 from sims.cardinger import kernel as rules
-from sims.cardinger.hot import hot
 from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
@@ -30,7 +29,7 @@ from sims.cardinger.state import (
     action_kind,
     encode,
 )
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER
 

@@ -18,7 +18,6 @@ reads the state and changes nothing.
 import numpy as np
 
 from sims.cardinger.actions import can_draw, can_retire, can_score, can_target
-from sims.cardinger.hot import hot
 from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
@@ -33,7 +32,7 @@ from sims.cardinger.state import (
     encode,
 )
 from sims.cardinger.weights import W
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 NO_ACTION = -1
 SELF_EFFECTS = DEVOUR | DECAY | FRAGILE

@@ -23,11 +23,10 @@ from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported f
     play_or_retire,
     score_points,
 )
-from sims.cardinger.hot import hot
 from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind, Lane, Phase, encode
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 class Bot(IntEnum):
