@@ -319,8 +319,9 @@ def columns_to_table(columns: Mapping[str, np.ndarray]) -> pa.Table:
 def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None = None) -> pl.DataFrame:
     """Return the card dimension of ``pool``: ``card`` (id), ``name``, then its columns.
 
-    Each numeric field of ``pool.table`` becomes a column named after it (a trailing
-    ``_`` dropped: ``def_`` -> ``def``), followed by the text columns of ``pool.text``.
+    Each numeric field of ``pool.table`` (those in ``pool.shown`` when it is set) becomes a
+    column named after it (a trailing ``_`` dropped: ``def_`` -> ``def``), followed by the
+    text columns of ``pool.text``.
 
     ``enums`` is the game's ``GameSpec.enums["card_dim"]``. Declaring it (even empty)
     asks for the labelled layout: fields it lists hold lower-case member names instead of
@@ -349,6 +350,8 @@ def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None =
     text = dict(pool.text)
     columns: dict[str, Any] = {"card": pl.Series(range(len(pool)), dtype=pl.Int16), "name": list(pool.names)}
     for field in pool.table.dtype.names or ():
+        if pool.shown is not None and field not in pool.shown:
+            continue  # kernel encoding (e.g. Card Wars' ability fields), not a card attribute
         key, codes = field.rstrip("_"), pool.table[field]
         if field in enums:  # already names: a text column of the same name adds nothing
             labels = {int(m.value): m.name.lower() for m in enums[field]}

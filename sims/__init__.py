@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "blessings": "sims.blessings",
     "cardrpg": "sims.cardrpg",
     "cardia": "sims.cardia",
+    "cardwars": "sims.cardwars",
 }
 
 

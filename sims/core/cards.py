@@ -71,6 +71,7 @@ class CardPool:
     names: tuple[str, ...]
     text: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     path: Path | None = None
+    shown: tuple[str, ...] | None = None  # table fields for the card dimension (None = all); the rest are kernel encoding
 
     def __len__(self) -> int:
         """Return the number of distinct cards."""
@@ -89,6 +90,7 @@ class CardPool:
             names=tuple(self.names[i] for i in rows),
             text={k: tuple(v[i] for i in rows) for k, v in self.text.items()},
             path=self.path,
+            shown=self.shown,
         )
 
 

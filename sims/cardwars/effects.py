@@ -1,0 +1,633 @@
+"""Effects: resolving a card's effect rows, and the targets each one may take (R13, R15).
+
+``resolve_all(s, p, lane, c, owner, choice, tgt)`` resolves card ``c``'s two effect rows
+for its controller ``p`` (``lane`` = where it is, -1 for a Spell). ``choice`` is the
+enters-play choice packed into a PLAY action (or a Floop's cost choice), ``tgt`` the target
+code of the action (``options`` lists the legal ones). Triggered effects reach it through the trigger queue
+(``run_queue``); an action's own effect (a Spell, a Floop, an activation) directly. Target
+codes:
+
+- a Creature slot: ``side * 4 + lane``; a set of Creatures (Patchy): a bit mask of slots;
+- a side (Building or Landscape "in this Lane"); a lane (your Landscapes);
+- a move: ``from * 4 + to``; Reclaim Landscape: ``flip * 17 + move`` (4 / 16 = none);
+- a card of your discard pile: its index there.
+
+Every effect ends with ``board.settle`` (R12: deaths as soon as damage >= DEF).
+"""
+
+from sims.cardwars import board as bd
+from sims.cardwars.layout import NO_CARD, NO_LANE, Choice, EventKind, Lane, Phase, Resume
+from sims.cardwars.state import (
+    N_LANES,
+    AdjacentTargets,
+    CardType,
+    Effect,
+    EmptyPick,
+    Part,
+    RepeatTargets,
+    Target,
+    TurnBonus,
+)
+from sims.core import rng
+from sims.core.jit import kernel
+from sims.core.piles import push, remove_at
+
+NO_MOVE = 16  # Reclaim Landscape: no Building moved
+NO_FLIP = 4  # Reclaim Landscape: no Landscape flipped
+
+
+@kernel
+def run_queue(s) -> None:
+    """Resolve the queued triggers in order, each followed by ``settle`` (R19), in place.
+
+    Stops early when the game ends or a pending choice waits (the choice's action resumes it).
+    """
+    t = s.queue
+    while t.head < t.tail and s.meta.phase != Phase.OVER and s.meta.phase != Phase.CHOOSE:
+        k = t.head
+        t.head = k + 1
+        resolve_all(s, t.side[k], t.lane[k], t.card[k], t.owner[k], t.choice[k], t.tgt[k])
+    if t.head >= t.tail:
+        t.head = t.tail = 0
+
+
+@kernel
+def resolve_all(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> None:
+    """Resolve card ``c``'s effect rows in order for controller ``p`` in place (see module doc)."""
+    k = s.cards[c]
+    resolve(s, p, lane, c, owner, k.e1_effect, k.e1_target, k.e1_amount, k.e1_count, k.e1_land, k.e1_n, k.e1_mode,
+            choice, tgt)  # fmt: skip
+    if k.e2_effect != Effect.NONE and s.meta.phase != Phase.OVER:
+        resolve(s, p, lane, c, owner, k.e2_effect, k.e2_target, k.e2_amount, k.e2_count, k.e2_land, k.e2_n,
+                k.e2_mode, 0, 0)  # fmt: skip
+
+
+@kernel
+def resolve(s, p, lane, c, owner, eff, target, amount, count, land, step, mode, choice, tgt) -> None:
+    """Resolve one effect row in place; ``amount x factor(count)`` is its size (RULES.md §3)."""
+    v = bd.row_value(s, amount, count, land, step, mode, p, lane, c)
+    if eff == Effect.DAMAGE:
+        damage(s, p, lane, c, owner, target, amount, v, tgt)
+    elif eff == Effect.DRAW:
+        for _ in range(v):
+            bd.draw(s, p)
+            if target == Target.EACH_PLAYER:
+                bd.draw(s, 1 - p)
+    elif eff == Effect.MILL:
+        for _ in range(v):
+            bd.mill(s, p)
+    elif eff == Effect.DISCARD:
+        ask_discard(s, 1 - p, v)
+    elif eff == Effect.TURN_ATK:
+        turn_atk(s, p, lane, c, target, v, tgt)
+    elif eff == Effect.HEAL:
+        if target == Target.SELF and lane >= 0 and s.board.cr_card[p, lane] == c:
+            bd.heal(s, p, lane)
+    elif eff == Effect.GAIN_ACTION:
+        s.meta.actions += v
+        bd.log_event(s, EventKind.GAIN_ACTION, p, c, NO_CARD, s.meta.actions, 0)
+    elif eff == Effect.RETURN_RANDOM:
+        for _ in range(v):
+            return_random(s, p, target, land)
+    else:
+        resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt)
+    if s.meta.phase != Phase.OVER:
+        bd.settle(s)
+
+
+@kernel
+def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> None:
+    """Resolve the effects with rules of their own (moves, bounces, flips, single cards) in place."""
+    b = s.board
+    if eff == Effect.BOUNCE:
+        q, m = bounce_slot(s, p, lane, c, target, choice, tgt)
+        if q >= 0 and b.cr_card[q, m] >= 0:
+            bd.leave_play(s, q, m, 1)
+    elif eff == Effect.DESTROY:
+        if target == Target.BUILDING_IN_LANE:
+            bd.destroy_building(s, tgt, lane)
+        elif b.cr_card[1 - p, lane] >= 0:
+            bd.destroy_creature(s, 1 - p, lane, p)
+    elif eff == Effect.FLIP_DOWN:
+        q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice)
+        if m < N_LANES and b.up[q, m] and bd.land_ok(b.land[q, m], land):
+            flip(s, q, m, 0)
+    elif eff == Effect.FLIP_UP:
+        if tgt < N_LANES and not b.up[p, tgt]:
+            flip(s, p, tgt, 1)
+    elif eff == Effect.MOVE_OWN:
+        if b.cr_card[p, tgt >> 2] >= 0 and b.cr_card[p, tgt & 3] < 0:
+            bd.move(s, p, tgt >> 2, p, tgt & 3)
+    elif eff == Effect.READY_FLOOPED:
+        if choice < N_LANES and b.cr_card[p, choice] >= 0 and b.cr_floop[p, choice]:
+            b.cr_exh[p, choice] = b.cr_floop[p, choice] = 0
+            bd.log_event(s, EventKind.READY, p, b.cr_card[p, choice], NO_CARD, choice, 0)
+    elif eff == Effect.FIELD_REAPER:
+        field_reaper(s, p, lane, choice)
+    else:
+        resolve_card(s, p, lane, c, eff, target, amount, tgt)
+
+
+@kernel
+def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
+    """Resolve the single-card effects (Silo of Truth, Reclaim Landscape, Buildings' Floops ...) in place."""
+    b = s.board
+    if eff == Effect.SILO:
+        silo(s, p)
+    elif eff == Effect.RECLAIM:
+        reclaim(s, p, tgt)
+    elif eff == Effect.GREEN_MERMAN:
+        x = bd.mill(s, p)
+        if x >= 0:
+            for m in range(N_LANES):
+                bd.deal_damage(s, 1 - p, m, s.cards[x].cost, c, p)
+                bd.credit(s, p, lane, 0, s.cards[x].cost if b.cr_card[1 - p, m] >= 0 else 0)
+    elif eff == Effect.OGRE_GAS:
+        ogre_gas(s, p, amount)
+    elif eff == Effect.SCHOOLHOUSE:
+        schoolhouse(s, p, lane)
+    elif eff == Effect.MOVE_INTO_LANE:
+        q, m = tgt >> 2, tgt & 3
+        if b.cr_card[q, m] >= 0 and b.cr_card[q, lane] < 0:
+            bd.move(s, q, m, q, lane)
+    elif eff == Effect.SPIRIT_TOWER:
+        if b.cr_card[p, lane] < 0 and b.cr_card[1 - p, lane] >= 0:
+            bd.move(s, 1 - p, lane, p, lane)
+            b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0
+            b.cr_stolen[p, lane] = 1
+            bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, lane], NO_CARD, lane, 0)
+    elif eff == Effect.COFFIN:
+        s.turnfx.coffins[p] += 1
+    elif eff == Effect.ZAZO:
+        q, m = tgt >> 2, tgt & 3
+        if b.cr_card[q, m] >= 0:
+            b.cr_zazo[q, m] += amount
+    elif eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
+        if tgt < s.piles.disc_n[p]:
+            x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
+            if eff == Effect.RETURN_COST0:
+                to_hand(s, p, x, p)
+            else:
+                push(s.piles.deck, s.piles.deck_n, p, x)
+                bd.log_event(s, EventKind.DECK_TOP, p, x, NO_CARD, 0, 0)
+
+
+# -- the shared effects ------------------------------------------------------------------------
+
+
+@kernel
+def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
+    """Deal an effect's damage in place: to the opponent or to Creatures (R11: damage, then deaths)."""
+    if target == Target.OPPONENT:
+        bd.hero_damage(s, 1 - p, v, c)
+        hit(s, p, lane, c, owner, 1, v)
+        bd.check_end(s)
+        return
+    for q in range(2):
+        for m in range(N_LANES):
+            if s.board.cr_card[q, m] < 0:
+                continue
+            if target == Target.OPPOSING_CREATURES:
+                take = v if q != p else 0
+            elif target == Target.ALL_CREATURES:
+                take = v
+            elif target == Target.OPPOSING_IN_LANE:
+                take = v if q != p and m == lane else 0
+            elif target == Target.DISTINCT_CREATURES:
+                take = amount if tgt & (1 << (4 * q + m)) else 0
+            else:  # one chosen Creature
+                take = v if tgt == 4 * q + m else 0
+            if take > 0:
+                bd.deal_damage(s, q, m, take, c, p)
+                hit(s, p, lane, c, owner, 0, take)
+
+
+@kernel
+def hit(s, p, lane, c, owner, to_hero, amount) -> None:
+    """Credit ``amount`` damage to card ``c`` of ``owner`` when it acted for its owner (cards table)."""
+    if owner != p:
+        return
+    if lane >= 0 and s.board.cr_card[p, lane] == c:
+        bd.credit(s, p, lane, to_hero, amount)
+    else:
+        bd.credit_card(s, owner, c, to_hero, amount)
+
+
+@kernel
+def turn_atk(s, p, lane, c, target, v, tgt) -> None:
+    """Give ATK for this turn in place: to itself, a chosen Creature, or a group (RULES.md §8 Q2)."""
+    b = s.board
+    if target == Target.SELF:
+        if lane >= 0 and b.cr_card[p, lane] == c:
+            b.cr_tatk[p, lane] += v
+            bd.log_event(s, EventKind.TURN_ATK, p, c, c, v, 0)
+        return
+    if target == Target.OWN_LAND_CREATURE or target == Target.CREATURE_IN_LANE:
+        q, m = tgt >> 2, tgt & 3
+        if b.cr_card[q, m] >= 0:
+            b.cr_tatk[q, m] += v
+            bd.log_event(s, EventKind.TURN_ATK, q, c, b.cr_card[q, m], v, 0)
+        return
+    t = s.turnfx
+    if s.params.turn_bonus == TurnBonus.CONTINUOUS:
+        if t.aura_n[p] < t.aura_card.shape[1]:
+            t.aura_card[p, t.aura_n[p]] = c
+            t.aura_n[p] += 1
+        return
+    land = s.cards[c].e1_land
+    for q in range(2):
+        for m in range(N_LANES):
+            d = b.cr_card[q, m]
+            if d < 0:
+                continue
+            if target == Target.MOVED_CREATURES:
+                ok = b.cr_moved[q, m] > 0
+            else:
+                ok = q == p and (target == Target.OWN_CREATURES or bd.land_ok(s.cards[d].land, land))
+            if ok:
+                b.cr_tatk[q, m] += v
+
+
+@kernel
+def ask_discard(s, q: int, n: int) -> None:
+    """Make seat ``q`` discard ``n`` cards of its choice: a pending choice (Glossary *Discard*)."""
+    n = min(n, s.piles.hand_n[q])
+    if n <= 0:
+        return
+    m = s.meta
+    m.phase, m.pending, m.decider, m.pend_left, m.resume = Phase.CHOOSE, Choice.DISCARD, q, n, Resume.MAIN
+
+
+@kernel
+def to_hand(s, p: int, c: int, owner: int) -> None:
+    """Put card ``c`` (of ``owner``) into seat ``p``'s hand in place."""
+    n = s.piles.hand_n[p]
+    s.piles.hand[p, n], s.piles.hand_own[p, n] = c, owner
+    s.piles.hand_n[p] = n + 1
+    bd.log_event(s, EventKind.TO_HAND, p, c, NO_CARD, 0, 0)
+
+
+@kernel
+def picks(s, p: int, target: int, land: int, k: int) -> int:
+    """Return the discard index of the ``k``-th card of ``p``'s pile passing a pick filter (-1: count them).
+
+    With ``k = -1`` return how many pass. Filters: Creature cards or any card, of ``land``.
+    """
+    n = 0
+    for i in range(s.piles.disc_n[p]):
+        x = s.piles.disc[p, i]
+        if target == Target.CREATURE_CARD and s.cards[x].type != CardType.CREATURE:
+            continue
+        if not bd.land_ok(s.cards[x].land, land):
+            continue
+        if n == k:
+            return i
+        n += 1
+    return n if k < 0 else -1
+
+
+@kernel
+def return_random(s, p: int, target: int, land: int) -> None:
+    """Return a uniformly random card passing the filter from ``p``'s discard pile to its hand (R19)."""
+    n = picks(s, p, target, land, -1)
+    if n == 0:
+        return
+    i = picks(s, p, target, land, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
+    to_hand(s, p, remove_at(s.piles.disc, s.piles.disc_n, p, i), p)
+
+
+@kernel
+def flip(s, q: int, lane: int, up: int) -> None:
+    """Turn the Landscape at ``(q, lane)`` face up (1) or down (0) in place."""
+    s.board.up[q, lane] = up
+    bd.log_event(s, EventKind.FLIP, q, NO_CARD, NO_CARD, lane, up)
+
+
+@kernel
+def bounce_slot(s, p, lane, c, target, choice, tgt) -> tuple[int, int]:
+    """Return the slot a BOUNCE effect returns to hand, or (-1, 0) for none."""
+    if target == Target.CREATURE_IN_LANE_OPTIONAL:  # Legion of Earlings: 0 none, 1 opposing, 2 itself
+        if choice == 1:
+            return 1 - p, lane
+        if choice == 2 and s.board.cr_card[p, lane] == c:
+            return p, lane
+        return -1, 0
+    if target == Target.OWN_IN_LANE:
+        return p, lane
+    return tgt >> 2, tgt & 3
+
+
+# -- single cards ---------------------------------------------------------------------------
+
+
+@kernel
+def field_reaper(s, p: int, lane: int, choice: int) -> None:
+    """Field Reaper enters (R17, E9): take the opposing Creature in its lane into the adjacent empty lane
+    ``choice`` (0 left, 1 right); with none there, move the Reaper itself there."""
+    b = s.board
+    d = lane - 1 if choice == 0 else lane + 1
+    if not 0 <= d < N_LANES or b.cr_card[p, d] >= 0:
+        return
+    if b.cr_card[1 - p, lane] >= 0:
+        bd.move(s, 1 - p, lane, p, d)
+        b.cr_exh[p, d], b.cr_floop[p, d] = 1, 0  # readies at its new controller's next Ready step
+        bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, d], NO_CARD, d, 0)
+    elif b.cr_card[p, lane] >= 0:
+        bd.move(s, p, lane, p, d)
+
+
+@kernel
+def silo(s, p: int) -> None:
+    """Silo of Truth (R18): take a random card of the opponent's hand; the thief plays it (a pending choice)."""
+    q = 1 - p
+    n = s.piles.hand_n[q]
+    if n == 0:
+        return
+    i = rng.randint(s.scratch.rng, Lane.EFFECT + p, n)
+    owner = s.piles.hand_own[q, i]
+    x = bd.take_from_hand(s, q, i)
+    m = s.meta
+    m.pend_card, m.pend_owner = x, owner
+    m.phase, m.pending, m.decider, m.resume = Phase.CHOOSE, Choice.SILO, p, Resume.MAIN
+    bd.log_event(s, EventKind.STEAL, p, x, NO_CARD, -1, 0)
+
+
+@kernel
+def reclaim(s, p: int, tgt: int) -> None:
+    """Reclaim Landscape: flip one of your Landscapes face up, move one of your Buildings (both optional)."""
+    b = s.board
+    up, mv = tgt // 17, tgt % 17
+    if up < N_LANES and not b.up[p, up]:
+        flip(s, p, up, 1)
+    if mv != NO_MOVE:
+        src, dst = mv >> 2, mv & 3
+        if b.bu_card[p, src] >= 0 and b.bu_card[p, dst] < 0:
+            b.bu_card[p, dst], b.bu_owner[p, dst], b.bu_exh[p, dst] = b.bu_card[p, src], b.bu_owner[p, src], b.bu_exh[p, src]
+            b.bu_card[p, src] = NO_CARD
+            bd.log_event(s, EventKind.MOVE, p, b.bu_card[p, dst], NO_CARD, src, dst)
+
+
+@kernel
+def ogre_gas(s, p: int, amount: int) -> None:
+    """Ogre Gas: reveal the top ``amount`` cards; one goes to the bottom (a choice when several), the rest are discarded."""
+    m = s.meta
+    m.reveal_n = 0
+    for k in range(min(amount, s.piles.deck_n[p])):
+        n = s.piles.deck_n[p] - 1
+        m.reveal[k] = s.piles.deck[p, n]
+        s.piles.deck_n[p] = n
+        m.reveal_n = k + 1
+    if m.reveal_n == 1:
+        keep_bottom(s, p, 0)
+    elif m.reveal_n > 1:
+        m.phase, m.pending, m.decider, m.resume = Phase.CHOOSE, Choice.OGRE, p, Resume.MAIN
+
+
+@kernel
+def keep_bottom(s, p: int, k: int) -> None:
+    """Put revealed card ``k`` on the bottom of ``p``'s deck and discard the other revealed cards (Ogre Gas)."""
+    m = s.meta
+    pl = s.piles
+    for i in range(pl.deck_n[p], 0, -1):
+        pl.deck[p, i] = pl.deck[p, i - 1]
+    pl.deck[p, 0] = m.reveal[k]
+    pl.deck_n[p] += 1
+    bd.log_event(s, EventKind.BOTTOM, p, m.reveal[k], NO_CARD, 0, 0)
+    for i in range(m.reveal_n):
+        if i != k:
+            push(pl.disc, pl.disc_n, p, m.reveal[i])
+            bd.log_event(s, EventKind.MILL, p, m.reveal[i], NO_CARD, 0, 0)
+    m.reveal_n = 0
+
+
+@kernel
+def floop_creatures_in_discard(s, p: int, k: int) -> int:
+    """Return the ``k``-th Floop Creature card of ``p``'s discard pile (k = -1: how many there are)."""
+    n = 0
+    for i in range(s.piles.disc_n[p]):
+        x = s.piles.disc[p, i]
+        if s.cards[x].type == CardType.CREATURE and s.cards[x].floop:
+            if n == k:
+                return x
+            n += 1
+    return n if k < 0 else -1
+
+
+@kernel
+def schoolhouse(s, p: int, lane: int) -> None:
+    """Schoolhouse (R22): your Creature in this lane loses its abilities and gains a random discarded Floop."""
+    b = s.board
+    n = floop_creatures_in_discard(s, p, -1)
+    if n == 0 or b.cr_card[p, lane] < 0:
+        return
+    x = floop_creatures_in_discard(s, p, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
+    b.cr_copy[p, lane] = x
+    bd.log_event(s, EventKind.COPY, p, x, b.cr_card[p, lane], lane, 0)
+
+
+# -- targets (R13, R15) -----------------------------------------------------------------------
+
+
+@kernel
+def add(out, n: int, code: int) -> int:
+    """Write ``code`` at ``out[n]``; return ``n + 1``."""
+    out[n] = code
+    return n + 1
+
+
+@kernel
+def adjacent_sides(s, p: int) -> int:
+    """Return how many sides "a Creature in an adjacent Lane" reaches: 2 (both, R13) or 1 (own)."""
+    return 1 if s.params.adjacent_lane_targets == AdjacentTargets.OWN_SIDE else 2
+
+
+@kernel
+def options(s, p: int, lane: int, c: int, out, n: int) -> int:
+    """Append the legal target codes of card ``c``'s first effect, used from ``(p, lane)``, to ``out[n:]``.
+
+    Return the new length; an effect that needs a target and has none adds nothing, so it
+    cannot be used (R15). Untargeted effects add the single code 0 when usable.
+    """
+    k = s.cards[c]
+    eff, target = k.e1_effect, k.e1_target
+    b = s.board
+    if eff == Effect.MOVE_OWN:
+        for f in range(N_LANES):
+            for t in range(N_LANES):
+                if b.cr_card[p, f] >= 0 and b.cr_card[p, t] < 0:
+                    n = add(out, n, 4 * f + t)
+        return n
+    if eff == Effect.RECLAIM:
+        return reclaim_options(s, p, out, n)
+    if eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
+        return discard_options(s, p, eff, out, n)
+    if eff == Effect.SILO:
+        return add(out, n, 0) if s.piles.hand_n[1 - p] > 0 else n
+    if eff == Effect.SCHOOLHOUSE:
+        ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
+        return add(out, n, 0) if ok else n
+    if eff == Effect.RETURN_RANDOM and s.params.empty_pick == EmptyPick.FORBIDDEN:
+        return add(out, n, 0) if picks(s, p, target, k.e1_land, -1) > 0 else n
+    if eff == Effect.MOVE_INTO_LANE:
+        return creature_options(s, p, lane, c, target, out, n, True)
+    return target_options(s, p, lane, c, target, out, n)
+
+
+@kernel
+def target_options(s, p: int, lane: int, c: int, target: int, out, n: int) -> int:
+    """Append the codes of ``target`` (Target) for card ``c`` at ``(p, lane)``; see ``options``."""
+    b = s.board
+    k = s.cards[c]
+    if target == Target.OPPOSING_IN_LANE:
+        return add(out, n, 0) if b.cr_card[1 - p, lane] >= 0 else n
+    if target == Target.OWN_IN_LANE:
+        return add(out, n, 0) if b.cr_card[p, lane] >= 0 else n
+    if target == Target.BUILDING_IN_LANE:
+        for q in range(2):
+            if b.bu_card[q, lane] >= 0:
+                n = add(out, n, q)
+        return n
+    if target == Target.LANDSCAPE_IN_LANE:
+        for q in range(2):
+            if b.up[q, lane] and bd.land_ok(b.land[q, lane], k.e1_land):
+                n = add(out, n, q)
+        return n
+    if target == Target.OWN_FACE_DOWN or target == Target.OWN_LANDSCAPE:
+        for m in range(N_LANES):
+            if target == Target.OWN_FACE_DOWN and not b.up[p, m]:
+                n = add(out, n, m)
+            elif target == Target.OWN_LANDSCAPE and b.up[p, m] and b.land[p, m] == k.e1_land:
+                n = add(out, n, m)
+        return n
+    if target == Target.DISTINCT_CREATURES:
+        return mask_options(s, p, lane, c, out, n)
+    chosen = target == Target.CREATURE or target == Target.CREATURE_IN_LANE or target == Target.OWN_LAND_CREATURE
+    if chosen or target == Target.LAND_CREATURE or target == Target.CREATURE_ADJACENT_LANE:
+        return creature_options(s, p, lane, c, target, out, n, False)
+    return add(out, n, 0)
+
+
+@kernel
+def creature_options(s, p: int, lane: int, c: int, target: int, out, n: int, into_lane: bool) -> int:
+    """Append the slots of the Creatures ``target`` may choose (``into_lane``: Woad Mobile Home's room check)."""
+    b = s.board
+    land = s.cards[c].e1_land
+    for q in range(2):
+        for m in range(N_LANES):
+            d = b.cr_card[q, m]
+            if d < 0:
+                continue
+            if target == Target.CREATURE_IN_LANE:
+                ok = m == lane
+            elif target == Target.OWN_LAND_CREATURE:
+                ok = q == p and bd.land_ok(s.cards[d].land, land)
+            elif target == Target.LAND_CREATURE:
+                ok = bd.land_ok(s.cards[d].land, land)
+            elif target == Target.CREATURE_ADJACENT_LANE:
+                ok = (m == lane - 1 or m == lane + 1) and (q == p or adjacent_sides(s, p) == 2)
+                ok = ok and (not into_lane or b.cr_card[q, lane] < 0)
+            else:
+                ok = True
+            if ok:
+                n = add(out, n, 4 * q + m)
+    return n
+
+
+@kernel
+def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
+    """Append Patchy the Pumpkin's target sets as slot masks (R15: mandatory repeats or up to)."""
+    b = s.board
+    k = s.cards[c]
+    avail = 0
+    for q in range(2):
+        for m in range(N_LANES):
+            if b.cr_card[q, m] >= 0:
+                avail |= 1 << (4 * q + m)
+    if avail == 0:
+        return n  # no target at all: cannot be used (R15)
+    creatures = popcount(avail)
+    times = bd.factor(bd.count_of(s, k.e1_count, k.e1_land, p, lane, c), k.e1_n, k.e1_mode)
+    want = min(times, creatures)
+    if want == 0:
+        return add(out, n, 0)  # no Cornfield: the Floop deals nothing
+    for mask in range(1, 256):
+        if mask & ~avail:
+            continue
+        size = popcount(mask)
+        if size == want or (s.params.repeat_targets == RepeatTargets.UP_TO and size < want):
+            n = add(out, n, mask)
+    return n
+
+
+@kernel
+def popcount(x: int) -> int:
+    """Return the number of set bits of ``x``."""
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@kernel
+def reclaim_options(s, p: int, out, n: int) -> int:
+    """Append Reclaim Landscape's codes: each face-down Landscape or none, times each Building move or none."""
+    b = s.board
+    for up in range(N_LANES + 1):
+        if up < N_LANES and b.up[p, up]:
+            continue
+        for mv in range(NO_MOVE + 1):
+            if mv < NO_MOVE and (b.bu_card[p, mv >> 2] < 0 or b.bu_card[p, mv & 3] >= 0):
+                continue
+            n = add(out, n, 17 * up + mv)
+    return n
+
+
+@kernel
+def discard_options(s, p: int, eff: int, out, n: int) -> int:
+    """Append the discard-pile indexes a chosen-card effect may take (one per distinct card)."""
+    pl = s.piles
+    start = n
+    for i in range(pl.disc_n[p]):
+        x = pl.disc[p, i]
+        ok = s.cards[x].cost == 0 if eff == Effect.RETURN_COST0 else s.cards[x].type == CardType.SPELL
+        for j in range(i):
+            if pl.disc[p, j] == x:
+                ok = False
+        if ok:
+            n = add(out, n, i)
+    if n == start and s.params.empty_pick == EmptyPick.ALLOWED:
+        return add(out, n, 255)  # nothing to take: usable, does nothing (RULES.md §8 Q1)
+    return n
+
+
+@kernel
+def enter_options(s, p: int, lane: int, c: int, out, n: int) -> int:
+    """Append the enters-play choices of Creature ``c`` entering ``(p, lane)`` (always at least one)."""
+    k = s.cards[c]
+    b = s.board
+    start = n
+    if k.trigger == Part.ENTERS:
+        eff = k.e1_effect
+        if eff == Effect.READY_FLOOPED:
+            for m in range(N_LANES):
+                if m != lane and b.cr_card[p, m] >= 0 and b.cr_floop[p, m]:
+                    n = add(out, n, m)
+            n = add(out, n, NO_LANE)
+        elif eff == Effect.BOUNCE:
+            n = add(out, n, 0)
+            if b.cr_card[1 - p, lane] >= 0:
+                n = add(out, n, 1)
+            n = add(out, n, 2)
+        elif eff == Effect.FIELD_REAPER:
+            for d in range(2):
+                m = lane - 1 if d == 0 else lane + 1
+                if 0 <= m < N_LANES and b.cr_card[p, m] < 0:
+                    n = add(out, n, d)
+        elif eff == Effect.FLIP_DOWN:
+            for m in range(N_LANES):
+                if b.up[p, m] and b.land[p, m] == k.e1_land:
+                    n = add(out, n, m)
+    if n == start:
+        n = add(out, n, NO_LANE if k.e1_effect == Effect.FLIP_DOWN else 0)
+    return n

@@ -1,0 +1,494 @@
+"""The game's flow: set-up (decks R1, first player R2, hands, mulligan R5), turns and fights.
+
+A game is ``set_up`` and then decisions (``actions.apply_action``) until ``Phase.OVER``.
+Between decisions the flow runs by itself:
+
+    set-up -> MULLIGAN choices (first seat, then the other) -> begin_turn(first seat)
+    begin_turn: Ready, start-of-turn triggers in lane order (Ms. Mummy: a choice), draw (R4, R19)
+    MAIN (decisions; END) -> FIGHT (each Ready Creature that can fight, the mover's order, R11)
+    -> end_turn: Spirit Tower returns, "this turn" effects end, turn row, timeout (R21)
+    -> begin_turn(opponent)
+
+Every function mutates the state record ``s`` in place.
+"""
+
+import numpy as np
+
+from sims.cardwars import board as bd
+from sims.cardwars import effects as fx
+from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
+from sims.cardwars.state import (
+    N_LANES,
+    N_STARTERS,
+    STARTER_LANDSCAPE,
+    DeckBuilder,
+    DeckChoice,
+    DeckName,
+    Effect,
+    EndReason,
+    FirstPlayer,
+    Part,
+    Special,
+)
+from sims.core import rng
+from sims.core.jit import kernel
+from sims.core.records import NEVER, NO_WINNER
+
+STARTER_LAND = np.array([int(x) for x in STARTER_LANDSCAPE], dtype=np.int8)
+
+
+# -- bookkeeping ------------------------------------------------------------------------------
+
+
+@kernel
+def clear_seat(st, game: int, p: int) -> None:
+    """Zero one ``SEAT_DTYPE`` record in place for seat ``p`` of game ``game``."""
+    st.game, st.seat, st.bot, st.score, st.won, st.first, st.deck = game, p, 0, 0, 0, 0, 0
+    st.mulligan_taken = st.damage_to_hero = st.creatures_destroyed = st.cards_played = 0
+    st.action_draws = st.floops = st.activations = st.deck_left = st.hand_end = st.creatures_end = 0
+
+
+@kernel
+def clear_card_record(r, game: int, p: int, c: int) -> None:
+    """Reset one ``CARD_RECORD_DTYPE`` record in place for card ``c`` of seat ``p``."""
+    r.game, r.seat, r.card, r.won, r.in_opening_hand, r.copies = game, p, c, 0, 0, 0
+    r.first_drawn_turn = r.first_played_turn = NEVER
+    r.times_played = r.times_drawn = r.damage_to_creatures = r.damage_to_hero = r.floops = r.times_died = 0
+    r.first_lane = -1
+
+
+@kernel
+def reset(s, game: int, seed: np.uint64) -> None:
+    """Empty the board, piles and counters of ``s`` in place for game ``game`` seeded by ``seed``."""
+    m, b, pl = s.meta, s.board, s.piles
+    m.game, m.seed, m.turn, m.mover, m.first_seat, m.phase, m.actions = game, seed, 0, 0, 0, Phase.MAIN, 0
+    m.pending, m.decider, m.resume, m.pend_left, m.pend_card, m.pend_owner = Choice.NONE, 0, Resume.MAIN, 0, NO_CARD, 0
+    m.sot_lane, m.reveal_n, m.winner, m.end_reason, m.plays, m.floops, m.log_n = 0, 0, NO_WINNER, EndReason.TIMEOUT, 0, 0, 0
+    m.holder = game % 2 if s.params.value_card >= 0 else -1
+    for q in range(2):
+        for lane in range(N_LANES):
+            b.cr_card[q, lane] = b.bu_card[q, lane] = NO_CARD
+            b.cr_copy[q, lane] = NO_CARD
+            b.up[q, lane] = 1
+        b.hp[q] = s.params.hit_points
+        pl.deck_n[q] = pl.hand_n[q] = pl.disc_n[q] = pl.built_n[q] = 0
+        clear_seat(s.tally.seats[q], game, q)
+    clear_turn(s)
+    s.queue.head = s.queue.tail = 0
+    rng.seed_lanes(s.scratch.rng, seed)
+
+
+@kernel
+def clear_turn(s) -> None:
+    """Zero this turn's counters in place (``turnfx``)."""
+    t = s.turnfx
+    for q in range(2):
+        t.spells[q] = t.played_cr[q] = t.entered[q] = t.coffins[q] = t.aura_n[q] = 0
+        for k in range(t.entered_land.shape[1]):
+            t.entered_land[q, k] = 0
+        for lane in range(N_LANES):
+            t.entered_lane[q, lane] = 0
+
+
+# -- decks (R1; value mode, issue 9) ------------------------------------------------------------
+
+
+@kernel
+def starter_copies(s, c: int, d: int) -> int:
+    """Return the copies of card ``c`` in starter deck ``d`` (StarterDeck)."""
+    k = s.cards[c]
+    if d == 0:
+        return k.in_finn
+    if d == 1:
+        return k.in_jake
+    if d == 2:
+        return k.in_bmo
+    return k.in_rainicorn
+
+
+@kernel
+def lay_out_starters(s) -> None:
+    """List the four starter decks (card id order, copies together) in ``scratch.starter`` once per batch."""
+    for d in range(N_STARTERS):
+        n = 0
+        for c in range(s.meta.n_cards):
+            for _ in range(starter_copies(s, c, d)):
+                s.scratch.starter[d, n] = c
+                n += 1
+        s.scratch.starter_n[d] = n
+
+
+@kernel
+def holder_deck(s, roll: int) -> int:
+    """Return the starter deck the value-mode holder plays: one holding the card, picked by ``roll`` (0..11)."""
+    n = 0
+    for d in range(N_STARTERS):
+        n += starter_copies(s, s.params.value_card, d) > 0
+    k = roll % n
+    for d in range(N_STARTERS):
+        if starter_copies(s, s.params.value_card, d) > 0:
+            if k == 0:
+                return d
+            k -= 1
+    return 0
+
+
+@kernel
+def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
+    """Fill seat ``p``'s deck list, Landscapes and deck name in place (R1); value-mode swap (issue 9)."""
+    pl, b = s.piles, s.board
+    n = 0
+    if s.params.deck_builder == DeckBuilder.FIXED:
+        while n < decks.shape[1] and decks[p, n] >= 0:
+            pl.built[p, n] = decks[p, n]
+            n += 1
+        for lane in range(N_LANES):
+            b.land[p, lane] = s.scratch.fixed_land[p, lane]
+        pl.deck_name[p] = s.scratch.fixed_name[p]
+    else:
+        choice = s.params.deck_0 if p == 0 else s.params.deck_1
+        d = roll if choice == DeckChoice.RANDOM else choice - 1
+        if s.meta.holder == p and choice == DeckChoice.RANDOM:
+            d = holder_deck(s, pick)
+        for k in range(s.scratch.starter_n[d]):
+            pl.built[p, k] = s.scratch.starter[d, k]
+        n = s.scratch.starter_n[d]
+        for lane in range(N_LANES):
+            b.land[p, lane] = STARTER_LAND[d]
+        pl.deck_name[p] = d
+    pl.built_n[p] = n
+    if s.meta.holder == p and s.params.value_swap:
+        for k in range(n):
+            if pl.built[p, k] == s.params.value_card:
+                pl.built[p, k] = s.meta.n_cards - 1  # the baseline row prepare_pool appended
+    for k in range(n):
+        c = pl.built[p, k]
+        if k == 0 or pl.built[p, k - 1] != c:
+            clear_card_record(s.tally.cards[p, c], s.meta.game, p, c)
+        s.tally.cards[p, c].copies += 1
+        pl.deck[p, k] = c
+        if k == 0 or pl.built[p, k - 1] != c:
+            bd.log_event(s, EventKind.DECK, p, c, NO_CARD, 0, pl.deck_name[p])
+    pl.deck_n[p] = n
+    s.tally.seats[p].deck = pl.deck_name[p]
+
+
+@kernel
+def deal(s, p: int) -> None:
+    """Shuffle seat ``p``'s deck (lane SHUFFLE + p) and draw the opening hand in place."""
+    rng.shuffle(s.piles.deck[p], s.piles.deck_n[p], s.scratch.rng, Lane.SHUFFLE + p)
+    for _ in range(s.params.opening_hand):
+        c = bd.draw(s, p)
+        if c >= 0:
+            s.tally.cards[p, c].in_opening_hand = 1
+    bd.log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+
+
+@kernel
+def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, last_winner: int) -> None:
+    """Reset ``s`` and prepare game ``game``: first player (R2), decks (R1), hands, mulligans (R5).
+
+    Lane SETUP always draws the same four numbers (coin, two deck rolls, the holder's
+    pick), so variants that do not change deck choice keep the same decks (paired runs).
+    ``last_winner``: the previous game's winner in a cool_guy_series (-1: none).
+    """
+    reset(s, game, seed)
+    m = s.meta
+    coin = rng.randint(s.scratch.rng, Lane.SETUP, 2)
+    roll0 = rng.randint(s.scratch.rng, Lane.SETUP, N_STARTERS)
+    roll1 = rng.randint(s.scratch.rng, Lane.SETUP, N_STARTERS)
+    pick = rng.randint(s.scratch.rng, Lane.SETUP, 12)
+    m.first_seat = coin
+    if s.params.first_player == FirstPlayer.PREVIOUS_WINNER and last_winner >= 0:
+        m.first_seat = last_winner  # the Cool Guy goes first
+    s.tally.seats[m.first_seat].first = 1
+    build_deck(s, 0, decks, roll0, pick)
+    build_deck(s, 1, decks, roll1, pick)
+    deal(s, 0)
+    deal(s, 1)
+    m.mover = m.first_seat
+    if s.params.mulligan:
+        m.phase, m.pending, m.decider, m.pend_left, m.resume = Phase.CHOOSE, Choice.MULLIGAN, m.first_seat, 2, Resume.SETUP
+    else:
+        begin_turn(s)
+
+
+@kernel
+def mulligan(s, p: int) -> None:
+    """Take seat ``p``'s mulligan in place: hand back, shuffle all its cards, draw a new hand (R5)."""
+    pl = s.piles
+    while pl.hand_n[p] > 0:
+        c = bd.take_from_hand(s, p, pl.hand_n[p] - 1)
+        pl.deck[p, pl.deck_n[p]] = c
+        pl.deck_n[p] += 1
+    for k in range(pl.built_n[p]):
+        r = s.tally.cards[p, pl.built[p, k]]
+        r.in_opening_hand, r.first_drawn_turn, r.times_drawn = 0, NEVER, 0
+    s.tally.seats[p].mulligan_taken = 1
+    bd.log_event(s, EventKind.MULLIGAN, p, NO_CARD, NO_CARD, 1, 0)
+    deal(s, p)
+
+
+# -- turns ------------------------------------------------------------------------------------------
+
+
+@kernel
+def begin_turn(s) -> None:
+    """Open the mover's turn in place: Ready step, then start-of-turn triggers and the draw (R19)."""
+    m, b = s.meta, s.board
+    p = m.mover
+    m.turn += 1
+    clear_turn(s)
+    for lane in range(N_LANES):
+        b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0  # Ready all your cards (Field Reaper's catch too, R17)
+        b.bu_exh[p, lane] = 0
+    m.actions, m.plays, m.floops, m.sot_lane = s.params.actions_per_turn, 0, 0, 0
+    m.phase = Phase.MAIN
+    bd.log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], b.hp[p], b.hp[1 - p])
+    bd.settle(s)
+    fx.run_queue(s)
+    if m.phase != Phase.OVER:
+        run_turn_start(s)
+
+
+@kernel
+def mummy_can_return(s, p: int, lane: int) -> bool:
+    """Return True if Ms. Mummy at ``(p, lane)`` has a SandyLands Creature to heal (Glossary *Target*)."""
+    b = s.board
+    land = s.cards[b.cr_card[p, lane]].e1_land
+    for m in range(N_LANES):
+        d = b.cr_card[p, m]
+        if d >= 0 and m != lane and bd.land_ok(s.cards[d].land, land) and s.cards[d].land == land:
+            return True
+    return False
+
+
+@kernel
+def run_turn_start(s) -> None:
+    """Resolve the start-of-turn triggers from ``meta.sot_lane`` on, then draw (R4, R19, R20)."""
+    m, b = s.meta, s.board
+    p = m.mover
+    while m.sot_lane < N_LANES:
+        lane = m.sot_lane
+        c = b.cr_card[p, lane]
+        if c >= 0 and bd.abilities_on(s, p, lane) and s.cards[c].trigger == Part.TURN_START:
+            if s.cards[c].e1_effect == Effect.MS_MUMMY:
+                if mummy_can_return(s, p, lane):
+                    m.phase, m.pending, m.decider, m.resume = Phase.CHOOSE, Choice.MUMMY, p, Resume.TURN_START
+                    return
+            else:
+                fx.resolve_all(s, p, lane, c, b.cr_owner[p, lane], 0, 0)
+                fx.run_queue(s)
+                if m.phase == Phase.OVER:
+                    return
+        m.sot_lane = lane + 1
+    if m.turn > 1 or s.params.first_turn_draw:
+        bd.draw(s, p)
+    m.phase = Phase.MAIN
+
+
+@kernel
+def mummy_return(s, target_lane: int) -> None:
+    """Ms. Mummy goes back to hand and the SandyLands Creature in ``target_lane`` gains 1 DEF (R12, E11)."""
+    m = s.meta
+    p = m.mover
+    bd.leave_play(s, p, m.sot_lane, 1)
+    bd.heal(s, p, target_lane)
+    bd.settle(s)
+    fx.run_queue(s)
+
+
+@kernel
+def first_turn_rule(s) -> bool:
+    """Return True if the mover may not Floop or Fight now: the game's first turn under R3."""
+    return s.meta.turn == 1 and s.params.first_player_rule == 1
+
+
+@kernel
+def protected(s, q: int, lane: int) -> bool:
+    """Return True if side ``q``'s Creature in ``lane`` may not be attacked: a Cool Dog next to it (R14)."""
+    b = s.board
+    for m in (lane - 1, lane + 1):
+        if 0 <= m < N_LANES:
+            d = b.cr_card[q, m]
+            if d >= 0 and s.cards[d].special == Special.COOL_DOG and bd.abilities_on(s, q, m):
+                own = s.cards[b.cr_card[q, lane]].special == Special.COOL_DOG and bd.abilities_on(s, q, lane)
+                if s.params.cool_dog_chain or not own:
+                    return True
+    return False
+
+
+@kernel
+def can_fight(s, p: int, lane: int) -> bool:
+    """Return True if seat ``p``'s Creature in ``lane`` is Ready and may Activate to fight (R11, R14)."""
+    b = s.board
+    if b.cr_card[p, lane] < 0 or b.cr_exh[p, lane]:
+        return False
+    return b.cr_card[1 - p, lane] < 0 or not protected(s, 1 - p, lane)
+
+
+@kernel
+def any_fight(s, p: int) -> bool:
+    """Return True if some Creature of seat ``p`` can still fight."""
+    for lane in range(N_LANES):
+        if can_fight(s, p, lane):
+            return True
+    return False
+
+
+@kernel
+def end_main(s) -> None:
+    """End the main phase in place: go to the Fight, or end the turn if nobody can (R3, R11)."""
+    p = s.meta.mover
+    if first_turn_rule(s) or not any_fight(s, p):
+        end_turn(s)
+    else:
+        s.meta.phase = Phase.FIGHT
+
+
+@kernel
+def fight(s, p: int, lane: int) -> None:
+    """Seat ``p``'s Creature in ``lane`` fights in place: both deal damage at once, or hit Hit Points (R11)."""
+    b = s.board
+    c = b.cr_card[p, lane]
+    b.cr_exh[p, lane] = 1
+    d = b.cr_card[1 - p, lane]
+    dealt = bd.damage_dealt(s, p, lane)
+    bd.log_event(s, EventKind.FIGHT, p, c, d, lane, dealt)
+    if d >= 0:
+        back = bd.damage_dealt(s, 1 - p, lane)
+        bd.deal_damage(s, 1 - p, lane, dealt, c, p)
+        bd.deal_damage(s, p, lane, back, d, 1 - p)
+        bd.credit(s, p, lane, 0, dealt)
+        bd.credit(s, 1 - p, lane, 0, back)
+        bd.settle(s)
+    else:
+        bd.hero_damage(s, 1 - p, dealt, c)
+        bd.credit(s, p, lane, 1, dealt)
+        bd.check_end(s)
+
+
+@kernel
+def fight_action(s, lane: int) -> None:
+    """Carry out one FIGHT decision in place; end the turn when no Creature can fight any more."""
+    p = s.meta.mover
+    fight(s, p, lane)
+    fx.run_queue(s)
+    if s.meta.phase != Phase.OVER and not any_fight(s, p):
+        end_turn(s)
+
+
+@kernel
+def give_back(s, p: int) -> None:
+    """Spirit Tower: Creatures seat ``p`` took this turn go back to their owner's side (RULES.md §8 Q6)."""
+    b = s.board
+    for lane in range(N_LANES):
+        if b.cr_card[p, lane] < 0 or not b.cr_stolen[p, lane]:
+            continue
+        o = b.cr_owner[p, lane]
+        b.cr_stolen[p, lane] = 0
+        dest = -1
+        for k in range(N_LANES + 1):  # its own lane, else the nearest empty one (left first)
+            for m in (lane - k, lane + k):
+                if dest < 0 and 0 <= m < N_LANES and b.cr_card[o, m] < 0:
+                    dest = m
+        if dest < 0:
+            bd.leave_play(s, p, lane, 0)  # nowhere to go: to its owner's discard pile
+        else:
+            c = b.cr_card[p, lane]
+            bd.move(s, p, lane, o, dest)
+            bd.log_event(s, EventKind.RETURN, o, c, NO_CARD, dest, 0)
+
+
+@kernel
+def end_turn(s) -> None:
+    """Run the end of the mover's turn in place and pass the turn (R21 cap)."""
+    m, b = s.meta, s.board
+    p = m.mover
+    give_back(s, p)
+    for q in range(2):
+        for lane in range(N_LANES):
+            b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
+            b.cr_copy[q, lane] = NO_CARD
+        s.turnfx.aura_n[q] = 0
+    bd.settle(s)
+    fx.run_queue(s)
+    if m.phase == Phase.OVER:
+        return
+    bd.log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+    record_turn(s)
+    if m.turn >= s.params.max_turns:
+        m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
+        bd.log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
+        return
+    m.mover = 1 - p
+    begin_turn(s)
+
+
+@kernel
+def record_turn(s) -> None:
+    """Write the TURN row of the current turn into ``s.tally.turns`` in place."""
+    m, b = s.meta, s.board
+    t = s.tally.turns[m.turn - 1]
+    t.game, t.turn, t.seat, t.round = m.game, m.turn, m.mover, (m.turn + 1) // 2
+    t.score_0, t.score_1 = b.hp[0], b.hp[1]
+    t.creatures_0, t.creatures_1 = creatures(s, 0), creatures(s, 1)
+    t.buildings_0, t.buildings_1 = buildings(s, 0), buildings(s, 1)
+    t.hand_0, t.hand_1 = min(s.piles.hand_n[0], 127), min(s.piles.hand_n[1], 127)
+    t.faceup_0, t.faceup_1 = b.up[0].sum(), b.up[1].sum()
+    t.plays, t.floops = m.plays, m.floops
+
+
+@kernel
+def creatures(s, q: int) -> int:
+    """Return how many Creatures side ``q`` controls."""
+    n = 0
+    for lane in range(N_LANES):
+        n += s.board.cr_card[q, lane] >= 0
+    return n
+
+
+@kernel
+def buildings(s, q: int) -> int:
+    """Return how many Buildings side ``q`` controls."""
+    n = 0
+    for lane in range(N_LANES):
+        n += s.board.bu_card[q, lane] >= 0
+    return n
+
+
+# -- pending choices -----------------------------------------------------------------------
+
+
+@kernel
+def choose(s, option: int) -> None:
+    """Carry out the decider's ``option`` for the pending choice in place and resume the flow."""
+    m = s.meta
+    kind = m.pending
+    if kind == Choice.MULLIGAN:
+        if option == 1:
+            mulligan(s, m.decider)
+        else:
+            bd.log_event(s, EventKind.MULLIGAN, m.decider, NO_CARD, NO_CARD, 0, 0)
+        m.pend_left -= 1
+        if m.pend_left > 0:
+            m.decider = 1 - m.decider
+            return
+        m.pending = Choice.NONE
+        m.mover = m.first_seat
+        begin_turn(s)
+    elif kind == Choice.MUMMY:
+        m.pending, m.phase = Choice.NONE, Phase.MAIN
+        if option > 0:
+            mummy_return(s, option - 1)
+        if m.phase != Phase.OVER:
+            m.sot_lane += 1
+            run_turn_start(s)
+    elif kind == Choice.DISCARD:
+        bd.discard_from_hand(s, m.decider, option)
+        m.pend_left -= 1
+        if m.pend_left == 0 or s.piles.hand_n[m.decider] == 0:
+            m.pending, m.phase = Choice.NONE, Phase.MAIN
+    elif kind == Choice.OGRE:
+        m.pending, m.phase = Choice.NONE, Phase.MAIN
+        fx.keep_bottom(s, m.decider, option)

@@ -1,0 +1,95 @@
+"""The planner bot: a one-turn look-ahead over the main phase's actions.
+
+For each legal main-phase action, the position is copied into the scratch record ``sim``
+(``state[1]``), the action is made, the rest of the turn is played out by the greedy
+policy (both seats, for the choices an opponent makes), and the position after the
+opponent's start-of-turn is scored by ``evaluate``. The best-scored action is taken (the
+first on ties). Fights and pending choices are the greedy bot's.
+
+Hidden information stays hidden: in each copy the planner's own deck is shuffled and the
+random effects draw from lanes seeded on the planner's own RNG lane, so a copy never
+reveals the real next card or random pick (the opponent's hand is still read by Silo of
+Truth's copy: RULES.md §9).
+"""
+
+import numpy as np
+
+from sims.cardwars import actions as act
+from sims.cardwars import board as bd
+from sims.cardwars import greedy
+from sims.cardwars.layout import N_RNG, Lane, Phase
+from sims.cardwars.state import N_LANES
+from sims.cardwars.weights import W
+from sims.core import rng
+from sims.core.jit import kernel
+
+ROLLOUT_STEPS = 256  # decisions of one look-ahead before it stops (a turn has far fewer)
+
+
+@kernel
+def copy_position(sim, s, p: int, seed) -> None:
+    """Copy the position of ``s`` into ``sim`` with seat ``p``'s hidden information reshuffled."""
+    sim.meta = s.meta
+    sim.board = s.board
+    sim.piles = s.piles
+    sim.turnfx = s.turnfx
+    sim.queue = s.queue
+    sim.meta.log_on = 0
+    for lane in range(N_RNG):
+        sim.scratch.rng[lane] = rng.mix64(seed + np.uint64(lane))
+    rng.shuffle(sim.piles.deck[p], sim.piles.deck_n[p], sim.scratch.rng, Lane.SHUFFLE + p)
+
+
+@kernel
+def evaluate(s, p: int) -> float:
+    """Return seat ``p``'s score of position ``s``: Hit Points, Creatures, threats, cards, Landscapes."""
+    m, b = s.meta, s.board
+    if m.phase == Phase.OVER:
+        if m.winner == p:
+            return greedy.wt(s, p, W.WIN)
+        return -greedy.wt(s, p, W.WIN) if m.winner == 1 - p else 0.0
+    v = greedy.wt(s, p, W.HP) * (b.hp[p] - b.hp[1 - p])
+    threat = greedy.wt(s, p, W.THREAT)
+    for lane in range(N_LANES):
+        v += greedy.creature_value(s, p, p, lane) - greedy.creature_value(s, p, 1 - p, lane)
+        if b.cr_card[1 - p, lane] >= 0 and b.cr_card[p, lane] < 0:
+            v -= threat * bd.damage_dealt(s, 1 - p, lane)
+        if b.cr_card[p, lane] >= 0 and b.cr_card[1 - p, lane] < 0:
+            v += 0.5 * threat * bd.damage_dealt(s, p, lane)
+        mine, theirs = 1 if b.bu_card[p, lane] >= 0 else 0, 1 if b.bu_card[1 - p, lane] >= 0 else 0
+        v += greedy.wt(s, p, W.BUILDING) * (mine - theirs)
+        v += greedy.wt(s, p, W.LAND) * (int(b.up[p, lane]) - int(b.up[1 - p, lane]))
+    v += greedy.wt(s, p, W.CARD) * (s.piles.hand_n[p] - s.piles.hand_n[1 - p])
+    return v
+
+
+@kernel
+def rollout(sim, turn: int) -> None:
+    """Play ``sim`` on with the greedy policy until turn ``turn`` is over (or the game)."""
+    m = sim.meta
+    steps = ROLLOUT_STEPS
+    while m.phase != Phase.OVER and m.turn == turn and steps > 0:
+        who = m.decider if m.phase == Phase.CHOOSE else m.mover
+        act.apply_action(sim, greedy.decide(sim, who))
+        steps -= 1
+
+
+@kernel
+def plan(s, sim, who: int) -> int:
+    """Return the planner's action for seat ``who`` in position ``s`` (using ``sim`` as scratch)."""
+    if s.meta.phase != Phase.MAIN:
+        return greedy.decide(s, who)
+    work = s.scratch.work
+    n = act.legal_actions(s, work)
+    if n == 1:
+        return work[0]
+    seed = rng.next_u64(s.scratch.rng, Lane.BOT + who)
+    best, best_a = -1e18, work[0]
+    for i in range(n):
+        copy_position(sim, s, who, seed)
+        act.apply_action(sim, work[i])
+        rollout(sim, s.meta.turn)
+        v = evaluate(sim, who)
+        if v > best:
+            best, best_a = v, work[i]
+    return best_a
