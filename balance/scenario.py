@@ -94,7 +94,7 @@ def run_scenario(path: Path | str) -> ScenarioResult:
         raise ScenarioError(f"{source}: key 'expect.{missing[0]}': {game_name} reports no such key; known: {known}")
     mismatches = tuple(
         Mismatch(k, v, outcome.observed[k]) for k, v in wanted.items() if not _equal(v, outcome.observed[k])
-    )
+    ) + tuple(Mismatch(key, "no error", message) for key, message in outcome.errors)
     name = data.get("name") if isinstance(data.get("name"), str) else path.stem
     return ScenarioResult(path, str(name), game_name, outcome, mismatches)
 

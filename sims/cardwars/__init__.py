@@ -7,6 +7,7 @@ from sims.cardwars.bots import DEFAULTS, Bot
 from sims.cardwars.log import replay
 from sims.cardwars.params import Params
 from sims.cardwars.pool import load_pool, prepare_pool
+from sims.cardwars.scenario import play_scenario
 from sims.core import GameSpec, Variant
 
 STANDARD = "the rulebook's rules (R1-R22): random starter decks per seat, random first player"
@@ -89,4 +90,5 @@ GAME = GameSpec(
     replay=replay,
     check_games=kernel.check_games,
     default_variant="standard",
+    play_scenario=play_scenario,
 )

@@ -628,6 +628,6 @@ def enter_options(s, p: int, lane: int, c: int, out, n: int) -> int:
             for m in range(N_LANES):
                 if b.up[p, m] and b.land[p, m] == k.e1_land:
                     n = add(out, n, m)
-    if n == start:
-        n = add(out, n, NO_LANE if k.e1_effect == Effect.FLIP_DOWN else 0)
+    if n == start:  # no choice to make (Husker Worm without a face-up Cornfield: none)
+        n = add(out, n, NO_LANE if k.trigger == Part.ENTERS and k.e1_effect == Effect.FLIP_DOWN else 0)
     return n

@@ -40,10 +40,13 @@ class Outcome:
 
     ``observed``: dotted key -> plain value, every key ``[expect]`` may name.
     ``table``: readable lines describing the resulting position (printed by ``balance scenario``).
+    ``errors``: what went wrong while playing the moves (e.g. a move the rules did not allow
+    there), as ``(key, message)`` pairs; each one fails the scenario whatever ``[expect]`` says.
     """
 
     observed: Mapping[str, Any]
     table: Sequence[str] = field(default_factory=tuple)
+    errors: Sequence[tuple[str, str]] = field(default_factory=tuple)
 
 
 def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
