@@ -278,10 +278,8 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
     m.actions -= paid
     if not free:
         bd.take_from_hand(s, p, src)
-        if tgt > src:
-            tgt -= 1
-    if k.xcost == Cost.DISCARD_CARD:
-        bd.discard_from_hand(s, p, tgt)
+    if k.xcost == Cost.DISCARD_CARD:  # the extra cost, paid on play (R7); tgt = the hand index to discard
+        bd.discard_from_hand(s, p, tgt - 1 if not free and tgt > src else tgt)
     lane = a & 3 if k.type != CardType.SPELL else -1
     count_play(s, p, owner, c, lane)
     bd.log_event(s, EventKind.PLAY, p, c, NO_CARD, lane, paid)
@@ -327,6 +325,7 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
         elif bd.abilities_on(s, p, m):
             if tr == Part.ANY_ENTERS or (tr == Part.ALLY_ENTERS and bd.land_ok(s.cards[c].land, s.cards[d].tland)):
                 bd.queue_trigger(s, d, p, m, b.cr_owner[p, m], 0, 0)
+    bd.close_batch(s)
 
 
 @kernel
@@ -388,6 +387,9 @@ def apply_action(s, action: int) -> None:
     if m.phase == Phase.CHOOSE and m.pending == Choice.SILO:
         if choice_actions(s, s.scratch.legal) == 0:  # (the decision's legal list is no longer needed)
             silo_unplayable(s)
+    if m.phase != Phase.OVER:
+        bd.settle(s)  # R12: stats follow every event (a discarded Spell counts for Mouthball at once)
+    bd.check_end(s)
     if m.phase == Phase.MAIN:
         fx.run_queue(s)
 

@@ -334,7 +334,12 @@ def credit_card(s, p: int, c: int, to_hero: int, amount: int) -> None:
 
 @kernel
 def hero_damage(s, q: int, amount: int, src: int) -> None:
-    """Take ``amount`` from side ``q``'s Hit Points in place (``src`` = card dealing it, for the log)."""
+    """Take ``amount`` from side ``q``'s Hit Points in place (``src`` = card dealing it, for the log).
+
+    The game does not end here: ``check_end`` runs once the event is over (a fight, an
+    action's effect, a batch of simultaneous triggers), so both players can reach 0 at the
+    same moment (R21).
+    """
     if amount <= 0:
         return
     s.board.hp[q] -= amount
@@ -442,6 +447,7 @@ def leave_play(s, q: int, lane: int, to_hand: int) -> None:
     c = take_off(s, q, lane, to_hand)
     if fires and s.cards[c].trigger == Part.LEAVES:
         queue_trigger(s, c, q, lane, owner, 0, 0)
+        close_batch(s)
 
 
 @kernel
@@ -474,6 +480,7 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
     log_event(s, EventKind.MOVE, q2, c, NO_CARD, lane, lane2 + (4 if q2 != q else 0))
     if lane2 != lane and s.cards[c].trigger == Part.MOVES and abilities_on(s, q2, lane2):
         queue_trigger(s, c, q2, lane2, b.cr_owner[q2, lane2], 0, 0)
+        close_batch(s)
 
 
 # -- the trigger queue (R19) --------------------------------------------------------------------
@@ -487,7 +494,14 @@ def queue_trigger(s, c: int, q: int, lane: int, owner: int, choice: int, tgt: in
     if k >= t.card.shape[0]:
         return  # cannot happen with these decks (a handful at most); dropped rather than overflow
     t.card[k], t.side[k], t.lane[k], t.owner[k], t.choice[k], t.tgt[k] = c, q, lane, owner, choice, tgt
+    t.batch[k] = t.next_batch
     t.tail = k + 1
+
+
+@kernel
+def close_batch(s) -> None:
+    """End the batch of triggers being queued: the next ones belong to a later moment."""
+    s.queue.next_batch += 1
 
 
 # -- deaths (R11, R12, R19) -------------------------------------------------------------------
@@ -527,6 +541,7 @@ def settle(s) -> None:
             c = sc.dying_card[k]
             if sc.dying_on[k] and s.cards[c].trigger == Part.LEAVES:
                 queue_trigger(s, c, sc.dying_side[k], sc.dying_lane[k], sc.dying_owner[k], 0, 0)
+        close_batch(s)
 
 
 @kernel
@@ -544,6 +559,7 @@ def destroy_creature(s, q: int, lane: int, by: int) -> None:
     log_event(s, EventKind.DESTROY, q, NO_CARD, c, lane, 0)
     if fires and s.cards[c].trigger == Part.LEAVES:
         queue_trigger(s, c, q, lane, owner, 0, 0)
+        close_batch(s)
     settle(s)
 
 

@@ -40,13 +40,18 @@ NO_FLIP = 4  # Reclaim Landscape: no Landscape flipped
 def run_queue(s) -> None:
     """Resolve the queued triggers in order, each followed by ``settle`` (R19), in place.
 
+    Triggers queued by one event (Creatures dying together, one Creature entering) form a
+    batch resolved as one moment; the game ends after the batch if a player is at 0 (R21).
     Stops early when the game ends or a pending choice waits (the choice's action resumes it).
     """
     t = s.queue
     while t.head < t.tail and s.meta.phase != Phase.OVER and s.meta.phase != Phase.CHOOSE:
-        k = t.head
-        t.head = k + 1
-        resolve_all(s, t.side[k], t.lane[k], t.card[k], t.owner[k], t.choice[k], t.tgt[k])
+        batch = t.batch[t.head]
+        while t.head < t.tail and t.batch[t.head] == batch and s.meta.phase != Phase.CHOOSE:
+            k = t.head
+            t.head = k + 1
+            resolve_all(s, t.side[k], t.lane[k], t.card[k], t.owner[k], t.choice[k], t.tgt[k])
+        bd.check_end(s)  # one batch is one moment: both players may reach 0 together (R21)
     if t.head >= t.tail:
         t.head = t.tail = 0
 
@@ -157,7 +162,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
             b.cr_stolen[p, lane] = 1
             bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, lane], NO_CARD, lane, 0)
     elif eff == Effect.COFFIN:
-        s.turnfx.coffins[p] += 1
+        s.turnfx.coffins[p] += amount  # Actions off the next Creature (two Coffins: both apply, R22)
     elif eff == Effect.ZAZO:
         q, m = tgt >> 2, tgt & 3
         if b.cr_card[q, m] >= 0:
@@ -181,7 +186,6 @@ def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
     if target == Target.OPPONENT:
         bd.hero_damage(s, 1 - p, v, c)
         hit(s, p, lane, c, owner, 1, v)
-        bd.check_end(s)
         return
     for q in range(2):
         for m in range(N_LANES):

@@ -74,7 +74,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
         pl.deck_n[q] = pl.hand_n[q] = pl.disc_n[q] = pl.built_n[q] = 0
         clear_seat(s.tally.seats[q], game, q)
     clear_turn(s)
-    s.queue.head = s.queue.tail = 0
+    s.queue.head = s.queue.tail = s.queue.next_batch = 0
     rng.seed_lanes(s.scratch.rng, seed)
 
 
@@ -278,6 +278,7 @@ def run_turn_start(s) -> None:
                     return
             else:
                 fx.resolve_all(s, p, lane, c, b.cr_owner[p, lane], 0, 0)
+                bd.check_end(s)
                 fx.run_queue(s)
                 if m.phase == Phase.OVER:
                     return

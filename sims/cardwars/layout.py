@@ -242,8 +242,10 @@ QUEUE_DTYPE = np.dtype(
         ("owner", np.int8, (MAX_QUEUE,)),
         ("choice", np.int16, (MAX_QUEUE,)),  # its enters-play choice
         ("tgt", np.int16, (MAX_QUEUE,)),  # its target code
+        ("batch", np.int32, (MAX_QUEUE,)),  # triggers of one event share a batch: one moment (R19, R21)
         ("head", np.int16),  # next entry to resolve
         ("tail", np.int16),  # next free entry
+        ("next_batch", np.int32),  # batch of the triggers being queued now
     ],
     align=True,
 )

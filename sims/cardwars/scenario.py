@@ -185,10 +185,10 @@ def _lane(value: Any, ctx: _Ctx, key: str) -> int:
     return value - 1
 
 
-def _hand_index(s, q: int, name: Any, ctx: _Ctx, key: str) -> int:
+def _hand_index(s, q: int, name: Any, ctx: _Ctx, key: str, skip: int = -1) -> int:
     c = ctx.ids([name], key)[0]
     for i in range(s.piles.hand_n[q]):
-        if s.piles.hand[q, i] == c:
+        if s.piles.hand[q, i] == c and i != skip:
             return i
     raise ctx.fail(key, f"{name!r} is not in seat {q}'s hand")
 
@@ -262,8 +262,7 @@ def encode_move(s, move: Mapping[str, Any], ctx: _Ctx, key: str) -> int:
         lane = _lane(move["lane"], ctx, f"{key}.lane") if "lane" in move else 0
         choice = _choice(s, c, move, ctx, key)
         if "discard" in move:
-            b = _hand_index(s, q, move["discard"], ctx, f"{key}.discard")
-            b = b + 1 if src != PENDING_SRC and b >= src else b
+            b = _hand_index(s, q, move["discard"], ctx, f"{key}.discard", skip=src)
             return act.encode(ActionKind.PLAY, src, lane | (choice << 2), b)
         a = (lane | (choice << 2)) if s.cards[c].type != CardType.SPELL else 0
         return act.encode(ActionKind.PLAY, src, a, _target(s, q, c, move, ctx, key))
