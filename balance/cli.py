@@ -93,7 +93,9 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."
         ),
-        click.option("--deck-names", default=None, help="Deck name per seat from --decks, comma-separated."),
+        click.option(
+            "--deck-names", default=None, help="Deck per seat from --decks, or the game's own (e.g. finn,jake)."
+        ),
         click.option(
             "--tables",
             default=None,

@@ -23,8 +23,8 @@ A spec file looks like::
     w_score = 2.0
 
     [decks]                       # fixed decks (sets deck_builder = fixed)
-    file = "decks.csv"            # CSV: deck,card
-    seats = ["bees", "pirates"]
+    file = "decks.csv"            # CSV: deck,card[,copies]
+    seats = ["bees", "pirates"]   # without 'file': the game's own decks by name (Card Wars: finn, jake ...)
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 import sims
-from sims.core import TABLES, CardDataError, CardPool, GameSpec, ParamError, load_decks
+from sims.core import TABLES, CardDataError, CardPool, DeckRules, GameSpec, ParamError, load_decks
 
 DEFAULT_CHUNK = 50_000
 DEFAULT_TABLES = ("games", "seats")  # raw tables kept in full by default; cards and turns become aggregates
@@ -150,9 +150,12 @@ def read_spec(path: Path | str) -> RunSpec:
         raise SpecError(f"{path}: invalid TOML: {exc}") from None
     decks = data.pop("decks", None)
     if decks is not None:
-        if not isinstance(decks, Mapping) or set(decks) - {"file", "seats"} or "file" not in decks:
-            raise SpecError(f"{path}: [decks] needs 'file' (CSV deck,card) and optional 'seats' (deck names per seat)")
-        data["decks_file"] = decks["file"]
+        if not isinstance(decks, Mapping) or set(decks) - {"file", "seats"} or not decks:
+            raise SpecError(
+                f"{path}: [decks] needs 'file' (CSV deck,card) and/or 'seats' (deck names per seat; "
+                "without 'file', the game's own decks)"
+            )
+        data["decks_file"] = decks.get("file")
         data["deck_names"] = decks.get("seats", [])
     if "n" in data:
         data["n_games"] = data.pop("n")
@@ -222,6 +225,8 @@ def resolve(spec: RunSpec) -> Resolved:
     overrides = dict(spec.params)
     if spec.decks_file:
         overrides.setdefault("deck_builder", "fixed")
+    elif spec.deck_names:
+        overrides.update(_named_decks(game, spec))
     try:
         params = game.make_params(variant, overrides)
         for bot, overrides in spec.bot_weights.items():  # weights of bots not seated are still checked
@@ -229,11 +234,16 @@ def resolve(spec: RunSpec) -> Resolved:
         weights = np.stack([game.make_weights(b, spec.bot_weights.get(b)) for b in spec.bots])
         pool = game.prepare_pool(game.load_pool(Path(spec.cards_file) if spec.cards_file else game.cards_path), params)
         deck_size = getattr(params, "deck_size", 0)  # 0: the game forms decks itself (no fixed decks)
-        decks = np.zeros((game.seats, deck_size), dtype=np.int16)
+        rules = game.deck_rules
+        decks = (
+            np.full((game.seats, rules.max_size), -1, np.int16)
+            if rules
+            else np.zeros((game.seats, deck_size), np.int16)
+        )
         if spec.decks_file:
-            if not deck_size:
+            if not deck_size and rules is None:
                 raise SpecError(f"{spec.game} forms its decks from its rules; it takes no --decks file")
-            decks = _fixed_decks(spec, pool, deck_size)
+            decks = _fixed_decks(spec, pool, deck_size, rules)
     except (ParamError, CardDataError) as exc:
         raise SpecError(str(exc)) from None
     bot_ids = np.array([game.bots.index(b) for b in spec.bots], dtype=np.int64)
@@ -265,8 +275,24 @@ def check_sizes(spec: RunSpec) -> None:
             raise SpecError(f"cluster {spec.cluster!r}: expected local:N with N workers from 1 to 256")
 
 
-def _fixed_decks(spec: RunSpec, pool: CardPool, deck_size: int) -> np.ndarray:
-    decks = load_decks(spec.decks_file, pool, deck_size)
+def _named_decks(game: GameSpec, spec: RunSpec) -> dict[str, str]:
+    """Return the parameter overrides choosing the game's own decks by name (``--deck-names`` alone)."""
+    if not game.deck_params:
+        raise SpecError("--deck-names names decks of a --decks FILE (CSV deck,card); give the file too")
+    names = spec.deck_names * game.seats if len(spec.deck_names) == 1 else spec.deck_names
+    if len(names) != game.seats:
+        raise SpecError(f"--deck-names needs one deck per seat ({game.seats}), got {len(names)}")
+    out = {}
+    for key, name in zip(game.deck_params, names, strict=True):
+        known = [m.name.lower() for m in game.choices[key] if m.value]  # the first member is 'random'
+        if name.lower() not in known:
+            raise SpecError(f"--deck-names: {game.name} has no deck {name!r}; its decks: {', '.join(known)}")
+        out[key] = name.lower()
+    return out
+
+
+def _fixed_decks(spec: RunSpec, pool: CardPool, deck_size: int, rules: DeckRules | None = None) -> np.ndarray:
+    decks = load_decks(spec.decks_file, pool, deck_size, rules=rules)
     names = spec.deck_names or tuple(decks)[: len(spec.bots)]
     if len(names) == 1:
         names = names * len(spec.bots)
@@ -275,4 +301,9 @@ def _fixed_decks(spec: RunSpec, pool: CardPool, deck_size: int) -> np.ndarray:
     for name in names:
         if name not in decks:
             raise SpecError(f"{spec.decks_file}: no deck named {name!r}; decks in file: {', '.join(decks)}")
-    return np.stack([decks[n] for n in names])
+    if rules is None:
+        return np.stack([decks[n] for n in names])
+    out = np.full((len(names), rules.max_size), -1, np.int16)
+    for p, name in enumerate(names):
+        out[p, : len(decks[name])] = decks[name]
+    return out

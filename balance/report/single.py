@@ -43,6 +43,7 @@ from balance.report.games import (
 )
 from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.html import Charts, bullets, esc, key_values, note, page, section
+from balance.report.matchups import matchups_section
 from balance.report.solitaire import (
     SOLITAIRE_METHODS,
     SolitaireData,
@@ -330,6 +331,7 @@ SECTIONS: list[Section] = [
     Section("overview", "Run", _overview),
     Section("win-rates", "Win rates", lambda c: win_rates_section(c.run, c.n_seats, c.out)),
     Section("first-seat", "First seat", lambda c: first_seat_section(c.run, c.n_seats, c.out)),
+    Section("matchups", "Decks", lambda c: matchups_section(c.run, c.out)),  # any game naming a deck per seat
     Section("outcomes", "Outcomes", lambda c: outcomes_section(c.run, solitaire=c.solitaire)),
     Section(
         "game-length",

@@ -8,7 +8,7 @@ from sims.cardwars.log import replay
 from sims.cardwars.params import Params
 from sims.cardwars.pool import load_pool, prepare_pool
 from sims.cardwars.scenario import play_scenario
-from sims.core import GameSpec, Variant
+from sims.core import DeckRules, GameSpec, Variant
 
 STANDARD = "the rulebook's rules (R1-R22): random starter decks per seat, random first player"
 DECKS = ("finn", "jake", "bmo", "rainicorn")
@@ -34,7 +34,9 @@ VARIANTS = {  # rulings file, "Variants"
     "cool_guy_series": Variant(
         {"first_player": "previous_winner"}, note="R2: series of 10 games; the last winner goes first"
     ),
-    "paid_cost_landscapes": Variant({"landscape_check": "paid_cost"}, note="R7: Landscapes checked against the paid cost"),
+    "paid_cost_landscapes": Variant(
+        {"landscape_check": "paid_cost"}, note="R7: Landscapes checked against the paid cost"
+    ),
     "own_side_adjacency": Variant(
         {"adjacent_lane_targets": "own_side"}, note="R13: Beach Mummy and Woad Mobile Home reach own Creatures only"
     ),
@@ -91,4 +93,6 @@ GAME = GameSpec(
     check_games=kernel.check_games,
     default_variant="standard",
     play_scenario=play_scenario,
+    deck_rules=DeckRules(min_size=40, max_size=state.MAX_DECK, max_copies=3),  # R1, E18
+    deck_params=("deck_0", "deck_1"),
 )

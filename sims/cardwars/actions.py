@@ -89,9 +89,8 @@ def playable(s, p: int, c: int, free: bool) -> bool:
         return False
     if k.pf_on and bd.row_value(s, 1, k.pf_count, k.pf_land, k.pf_n, k.pf_mode, p, -1, c) == 0:
         return False
-    if k.xcost == Cost.DISCARD_CARD and s.piles.hand_n[p] < (1 if free else 2):
-        return False  # the extra cost is paid on play (R7)
-    return True
+    # the extra cost is paid on play (R7): Field Reaper needs another card to discard
+    return not (k.xcost == Cost.DISCARD_CARD and s.piles.hand_n[p] < (1 if free else 2))
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -306,7 +305,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
 
 @kernel
 def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> None:
-    """Creature ``c`` enters ``(p, lane)`` in place; its own and the others' enters-play triggers are queued in lane order (R19)."""
+    """Creature ``c`` enters ``(p, lane)`` in place; its and others' enters-play triggers queue in lane order (R19)."""
     b, t = s.board, s.turnfx
     bd.place(s, p, lane, c, owner)
     t.entered[p] += 1
@@ -319,11 +318,12 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
         if d < 0:
             continue
         tr = s.cards[d].trigger
-        if m == lane and d == c:
-            if (tr == Part.ENTERS or tr == Part.ANY_ENTERS) and not bd.suppressed(s, p, lane):
-                bd.queue_trigger(s, c, p, lane, owner, choice, tgt)
-        elif bd.abilities_on(s, p, m):
-            if tr == Part.ANY_ENTERS or (tr == Part.ALLY_ENTERS and bd.land_ok(s.cards[c].land, s.cards[d].tland)):
+        own = m == lane and d == c
+        if own and (tr == Part.ENTERS or tr == Part.ANY_ENTERS) and not bd.suppressed(s, p, lane):
+            bd.queue_trigger(s, c, p, lane, owner, choice, tgt)
+        elif not own and bd.abilities_on(s, p, m):
+            ally = tr == Part.ALLY_ENTERS and bd.land_ok(s.cards[c].land, s.cards[d].tland)
+            if tr == Part.ANY_ENTERS or ally:
                 bd.queue_trigger(s, d, p, m, b.cr_owner[p, m], 0, 0)
     bd.close_batch(s)
 
@@ -384,9 +384,9 @@ def apply_action(s, action: int) -> None:
         flow.fight_action(s, src)
     else:
         flow.choose(s, src)
-    if m.phase == Phase.CHOOSE and m.pending == Choice.SILO:
-        if choice_actions(s, s.scratch.legal) == 0:  # (the decision's legal list is no longer needed)
-            silo_unplayable(s)
+    silo = m.phase == Phase.CHOOSE and m.pending == Choice.SILO
+    if silo and choice_actions(s, s.scratch.legal) == 0:  # (the decision's legal list is no longer needed)
+        silo_unplayable(s)
     if m.phase != Phase.OVER:
         bd.settle(s)  # R12: stats follow every event (a discarded Spell counts for Mouthball at once)
     bd.check_end(s)

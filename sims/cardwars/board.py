@@ -206,9 +206,9 @@ def aura_bonus(s, q: int, lane: int, c: int, stat: int) -> int:
     for m in (lane - 1, lane + 1):  # X-Large Spirit Soldier: adjacent, own side only (R13)
         if 0 <= m < N_LANES:
             d = b.cr_card[q, m]
-            if d >= 0 and b.cr_copy[q, m] < 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN:
-                if s.cards[d].au_stat == stat and land_ok(s.cards[c].land, s.cards[d].au_land):
-                    v += s.cards[d].au_amount
+            adjacent = d >= 0 and b.cr_copy[q, m] < 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN
+            if adjacent and s.cards[d].au_stat == stat and land_ok(s.cards[c].land, s.cards[d].au_land):
+                v += s.cards[d].au_amount
     u = b.bu_card[q, lane]
     if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE and s.cards[u].au_stat == stat:
         v += s.cards[u].au_amount
@@ -219,11 +219,10 @@ def aura_bonus(s, q: int, lane: int, c: int, stat: int) -> int:
             if d < 0 or b.cr_copy[r, m] >= 0 or s.cards[d].au_stat != stat:
                 continue
             to = s.cards[d].au_to
-            if to == AuraTo.MOVED_CREATURES and b.cr_moved[q, lane]:
+            moved = to == AuraTo.MOVED_CREATURES and b.cr_moved[q, lane]  # Punk Cat
+            shark = to == AuraTo.OWN_ENTERED_THIS_TURN and r == q and entered  # Shark
+            if moved or (shark and land_ok(s.cards[c].land, s.cards[d].au_land)):
                 v += s.cards[d].au_amount
-            elif to == AuraTo.OWN_ENTERED_THIS_TURN and r == q and entered:
-                if land_ok(s.cards[c].land, s.cards[d].au_land):
-                    v += s.cards[d].au_amount
     return v
 
 
@@ -235,7 +234,9 @@ def spell_bonus(s, q: int, lane: int, c: int) -> int:
         for k in range(s.turnfx.aura_n[r]):
             sc = s.cards[s.turnfx.aura_card[r, k]]
             target = sc.e1_target
-            hit = (target == Target.OWN_CREATURES and r == q) or (target == Target.MOVED_CREATURES and s.board.cr_moved[q, lane])
+            hit = (target == Target.OWN_CREATURES and r == q) or (
+                target == Target.MOVED_CREATURES and s.board.cr_moved[q, lane]
+            )
             hit = hit or (target == Target.OWN_LAND_CREATURES and r == q and land_ok(s.cards[c].land, sc.e1_land))
             if hit:
                 v += row_value(s, sc.e1_amount, sc.e1_count, sc.e1_land, sc.e1_n, sc.e1_mode, r, -1, c)
@@ -284,10 +285,8 @@ def multiplier(s, q: int, lane: int) -> int:
     """Return 3 for Immortal Maize Walker on a face-up Cornfield (R22), else 1."""
     b = s.board
     k = s.cards[b.cr_card[q, lane]]
-    if k.special == Special.TRIPLE_ON_CORNFIELD and abilities_on(s, q, lane):
-        if b.up[q, lane] and b.land[q, lane] == k.sp_land:
-            return 3
-    return 1
+    on = k.special == Special.TRIPLE_ON_CORNFIELD and abilities_on(s, q, lane)
+    return 3 if on and b.up[q, lane] and b.land[q, lane] == k.sp_land else 1
 
 
 @kernel
@@ -380,7 +379,7 @@ def deal_damage(s, q: int, lane: int, amount: int, src: int, by: int) -> None:
 
 @kernel
 def heal(s, q: int, lane: int) -> None:
-    """"Gains 1 DEF" in place: remove 1 damage, or +1 DEF for good when undamaged (R12, E11)."""
+    """ "Gains 1 DEF" in place: remove 1 damage, or +1 DEF for good when undamaged (R12, E11)."""
     b = s.board
     if b.cr_card[q, lane] < 0:
         return
@@ -471,7 +470,11 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
     b = s.board
     c = b.cr_card[q, lane]
     b.cr_card[q2, lane2], b.cr_owner[q2, lane2], b.cr_dmg[q2, lane2] = c, b.cr_owner[q, lane], b.cr_dmg[q, lane]
-    b.cr_exh[q2, lane2], b.cr_floop[q2, lane2], b.cr_pdef[q2, lane2] = b.cr_exh[q, lane], b.cr_floop[q, lane], b.cr_pdef[q, lane]
+    b.cr_exh[q2, lane2], b.cr_floop[q2, lane2], b.cr_pdef[q2, lane2] = (
+        b.cr_exh[q, lane],
+        b.cr_floop[q, lane],
+        b.cr_pdef[q, lane],
+    )
     b.cr_tatk[q2, lane2], b.cr_zazo[q2, lane2] = b.cr_tatk[q, lane], b.cr_zazo[q, lane]
     b.cr_moved[q2, lane2] = b.cr_moved[q, lane] or lane2 != lane
     b.cr_entered[q2, lane2], b.cr_copy[q2, lane2] = b.cr_entered[q, lane], b.cr_copy[q, lane]

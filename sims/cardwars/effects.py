@@ -167,14 +167,13 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         q, m = tgt >> 2, tgt & 3
         if b.cr_card[q, m] >= 0:
             b.cr_zazo[q, m] += amount
-    elif eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
-        if tgt < s.piles.disc_n[p]:
-            x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
-            if eff == Effect.RETURN_COST0:
-                to_hand(s, p, x, p)
-            else:
-                push(s.piles.deck, s.piles.deck_n, p, x)
-                bd.log_event(s, EventKind.DECK_TOP, p, x, NO_CARD, 0, 0)
+    elif (eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP) and tgt < s.piles.disc_n[p]:
+        x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
+        if eff == Effect.RETURN_COST0:
+            to_hand(s, p, x, p)
+        else:
+            push(s.piles.deck, s.piles.deck_n, p, x)
+            bd.log_event(s, EventKind.DECK_TOP, p, x, NO_CARD, 0, 0)
 
 
 # -- the shared effects ------------------------------------------------------------------------
@@ -366,14 +365,18 @@ def reclaim(s, p: int, tgt: int) -> None:
     if mv != NO_MOVE:
         src, dst = mv >> 2, mv & 3
         if b.bu_card[p, src] >= 0 and b.bu_card[p, dst] < 0:
-            b.bu_card[p, dst], b.bu_owner[p, dst], b.bu_exh[p, dst] = b.bu_card[p, src], b.bu_owner[p, src], b.bu_exh[p, src]
+            b.bu_card[p, dst], b.bu_owner[p, dst], b.bu_exh[p, dst] = (
+                b.bu_card[p, src],
+                b.bu_owner[p, src],
+                b.bu_exh[p, src],
+            )
             b.bu_card[p, src] = NO_CARD
             bd.log_event(s, EventKind.MOVE, p, b.bu_card[p, dst], NO_CARD, src, dst)
 
 
 @kernel
 def ogre_gas(s, p: int, amount: int) -> None:
-    """Ogre Gas: reveal the top ``amount`` cards; one goes to the bottom (a choice when several), the rest are discarded."""
+    """Ogre Gas: reveal the top ``amount`` cards; one goes to the bottom (chosen if several), the others to discard."""
     m = s.meta
     m.reveal_n = 0
     for k in range(min(amount, s.piles.deck_n[p])):
@@ -498,9 +501,8 @@ def target_options(s, p: int, lane: int, c: int, target: int, out, n: int) -> in
         return n
     if target == Target.OWN_FACE_DOWN or target == Target.OWN_LANDSCAPE:
         for m in range(N_LANES):
-            if target == Target.OWN_FACE_DOWN and not b.up[p, m]:
-                n = add(out, n, m)
-            elif target == Target.OWN_LANDSCAPE and b.up[p, m] and b.land[p, m] == k.e1_land:
+            down = target == Target.OWN_FACE_DOWN and not b.up[p, m]
+            if down or (target == Target.OWN_LANDSCAPE and b.up[p, m] and b.land[p, m] == k.e1_land):
                 n = add(out, n, m)
         return n
     if target == Target.DISTINCT_CREATURES:

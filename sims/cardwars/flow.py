@@ -23,7 +23,6 @@ from sims.cardwars.state import (
     STARTER_LANDSCAPE,
     DeckBuilder,
     DeckChoice,
-    DeckName,
     Effect,
     EndReason,
     FirstPlayer,
@@ -63,7 +62,15 @@ def reset(s, game: int, seed: np.uint64) -> None:
     m, b, pl = s.meta, s.board, s.piles
     m.game, m.seed, m.turn, m.mover, m.first_seat, m.phase, m.actions = game, seed, 0, 0, 0, Phase.MAIN, 0
     m.pending, m.decider, m.resume, m.pend_left, m.pend_card, m.pend_owner = Choice.NONE, 0, Resume.MAIN, 0, NO_CARD, 0
-    m.sot_lane, m.reveal_n, m.winner, m.end_reason, m.plays, m.floops, m.log_n = 0, 0, NO_WINNER, EndReason.TIMEOUT, 0, 0, 0
+    m.sot_lane, m.reveal_n, m.winner, m.end_reason, m.plays, m.floops, m.log_n = (
+        0,
+        0,
+        NO_WINNER,
+        EndReason.TIMEOUT,
+        0,
+        0,
+        0,
+    )
     m.holder = game % 2 if s.params.value_card >= 0 else -1
     for q in range(2):
         for lane in range(N_LANES):
@@ -208,7 +215,13 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, last_winner: int) -
     deal(s, 1)
     m.mover = m.first_seat
     if s.params.mulligan:
-        m.phase, m.pending, m.decider, m.pend_left, m.resume = Phase.CHOOSE, Choice.MULLIGAN, m.first_seat, 2, Resume.SETUP
+        m.phase, m.pending, m.decider, m.pend_left, m.resume = (
+            Phase.CHOOSE,
+            Choice.MULLIGAN,
+            m.first_seat,
+            2,
+            Resume.SETUP,
+        )
     else:
         begin_turn(s)
 
@@ -331,7 +344,7 @@ def can_fight(s, p: int, lane: int) -> bool:
 @kernel
 def any_fight(s, p: int) -> bool:
     """Return True if some Creature of seat ``p`` can still fight."""
-    for lane in range(N_LANES):
+    for lane in range(N_LANES):  # noqa: SIM110 (a plain loop compiles to the tightest code)
         if can_fight(s, p, lane):
             return True
     return False

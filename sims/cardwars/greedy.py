@@ -55,10 +55,7 @@ def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta:
         return dealt * wt(s, p, W.FACE)
     back = max(b.cr_atk[1 - p, lane] + opp_delta, 0) * bd.multiplier(s, 1 - p, lane)
     opp_left = b.cr_def[1 - p, lane] - b.cr_dmg[1 - p, lane]
-    if dealt >= opp_left:
-        v = wt(s, p, W.KILL) + creature_value(s, p, 1 - p, lane)
-    else:
-        v = dealt * wt(s, p, W.HIT)
+    v = wt(s, p, W.KILL) + creature_value(s, p, 1 - p, lane) if dealt >= opp_left else dealt * wt(s, p, W.HIT)
     if back >= left:
         v -= wt(s, p, W.KILL) + cval(s, p, atk, left)
     else:
@@ -72,7 +69,9 @@ def current_fight(s, p: int, lane: int) -> float:
     b = s.board
     if flow.first_turn_rule(s) or not flow.can_fight(s, p, lane):
         return 0.0
-    return fight_value(s, p, lane, b.cr_atk[p, lane], b.cr_def[p, lane] - b.cr_dmg[p, lane], bd.multiplier(s, p, lane), 0)
+    return fight_value(
+        s, p, lane, b.cr_atk[p, lane], b.cr_def[p, lane] - b.cr_dmg[p, lane], bd.multiplier(s, p, lane), 0
+    )
 
 
 @kernel
@@ -531,4 +530,3 @@ def mummy_choice(s, p: int) -> int:
         if v > best:
             best, best_a = v, s.scratch.work[i]
     return best_a
-

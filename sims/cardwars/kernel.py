@@ -11,7 +11,7 @@ point), ``check_games`` (the conformance audit) and ``replay_game`` (the event l
 import numpy as np
 
 from sims.cardwars import bots as policies
-from sims.cardwars.actions import apply_action, legal_actions  # noqa: F401  (re-exported)
+from sims.cardwars.actions import apply_action, legal_actions
 from sims.cardwars.board import refresh, settle  # noqa: F401
 from sims.cardwars.flow import begin_turn, end_turn, lay_out_starters, record_turn, set_up  # noqa: F401
 from sims.cardwars.layout import STATE_DTYPE, Phase
@@ -25,9 +25,17 @@ from sims.core.jit import kernel
 def load_params(q, params) -> None:
     """Copy every field of ``params`` into the ``PARAMS_DTYPE`` record ``q`` in place."""
     q.deck_builder, q.deck_0, q.deck_1 = params.deck_builder, params.deck_0, params.deck_1
-    q.first_player, q.series_length, q.first_player_rule = params.first_player, params.series_length, params.first_player_rule
+    q.first_player, q.series_length, q.first_player_rule = (
+        params.first_player,
+        params.series_length,
+        params.first_player_rule,
+    )
     q.first_turn_draw, q.mulligan, q.hit_points = params.first_turn_draw, params.mulligan, params.hit_points
-    q.actions_per_turn, q.opening_hand, q.landscape_check = params.actions_per_turn, params.opening_hand, params.landscape_check
+    q.actions_per_turn, q.opening_hand, q.landscape_check = (
+        params.actions_per_turn,
+        params.opening_hand,
+        params.landscape_check,
+    )
     q.adjacent_lane_targets, q.cool_dog_chain = params.adjacent_lane_targets, params.cool_dog_chain
     q.repeat_targets, q.silo_unplayable, q.empty_pick = params.repeat_targets, params.silo_unplayable, params.empty_pick
     q.turn_bonus, q.max_turns = params.turn_bonus, params.max_turns
@@ -126,7 +134,7 @@ def conserved(s, p: int) -> bool:
     if m.decider == p:
         for k in range(m.reveal_n):
             seen[m.reveal[k]] -= 1
-    for c in range(seen.shape[0]):
+    for c in range(seen.shape[0]):  # noqa: SIM110 (a plain loop compiles to the tightest code)
         if seen[c] != 0:
             return False
     return True

@@ -48,7 +48,8 @@ def _event_line(e: np.void, names: tuple[str, ...]) -> str | None:
         EventKind.ACTION_DRAW: f"{who} spends an Action to draw ({value} left)",
         EventKind.GAIN_ACTION: f"{who}   gains an Action ({value} now)",
         EventKind.READY: f"{who}   {c} is readied",
-        EventKind.STEAL: f"{who}   takes {c}" + (f" into lane {value + 1}" if value >= 0 else " from the opponent's hand"),
+        EventKind.STEAL: f"{who}   takes {c}"
+        + (f" into lane {value + 1}" if value >= 0 else " from the opponent's hand"),
         EventKind.RETURN: f"{who}   {c} comes back to lane {value + 1}",
         EventKind.TURN_ATK: f"{who}   {t} {value:+d} ATK this turn",
         EventKind.COPY: f"{who}   {t} gains the Floop of {c} this turn",

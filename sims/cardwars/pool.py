@@ -34,8 +34,8 @@ from sims.cardwars.state import (
     Mode,
     Part,
     Special,
-    Stat,
     StarterDeck,
+    Stat,
     Target,
     ValueBaseline,
 )
@@ -62,7 +62,7 @@ def _rows(path: Path) -> list[tuple[int, dict[str, str]]]:
         if len(raw) != len(header):
             raise CardDataError(f"{path}:{line}: expected {len(header)} cells, found {len(raw)}")
         out.append((line, {h: v.strip() for h, v in zip(header, raw, strict=True)}))
-    return [(0, dict.fromkeys(header, ""))] + out  # row 0 carries the header
+    return [(0, dict.fromkeys(header, "")), *out]  # row 0 carries the header
 
 
 def _need(path: Path, header: dict[str, str], columns: tuple[str, ...]) -> None:
@@ -243,7 +243,9 @@ def _encode_trigger(rec, part: int, row: dict[str, str], where: str, parts: list
     """Encode a trigger row (enters, floop, spell ...) into the next free effect slot of ``rec``."""
     assert part in TRIGGER_PARTS
     if rec["trigger"] not in (Part.NONE, part):
-        raise CardDataError(f"{where}: column 'part': a card has one trigger; it already has {Part(rec['trigger']).name}")
+        raise CardDataError(
+            f"{where}: column 'part': a card has one trigger; it already has {Part(rec['trigger']).name}"
+        )
     slot = "e1" if rec["e1_effect"] == Effect.NONE else "e2"
     if slot == "e2" and rec["e2_effect"] != Effect.NONE:
         raise CardDataError(f"{where}: column 'part': at most two effect rows per card")

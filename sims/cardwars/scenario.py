@@ -17,8 +17,8 @@ from sims.cardwars import board as bd
 from sims.cardwars import bots as policies
 from sims.cardwars import flow, kernel
 from sims.cardwars.layout import NO_CARD, PENDING_SRC, ActionKind, Choice, Phase
-from sims.cardwars.weights import DEFAULTS
 from sims.cardwars.state import N_LANES, CardType, Effect, EndReason, Landscape
+from sims.cardwars.weights import DEFAULTS
 from sims.core import Outcome, ScenarioError
 from sims.core.scenario import card_ids, flatten
 
@@ -140,7 +140,7 @@ def _build_seat(s, q: int, seat: Mapping[str, Any], ctx: _Ctx, where: str) -> No
     for key, field in (("creatures", "cr"), ("buildings", "bu")):
         slots = seat.get(key, [""] * N_LANES)
         if not isinstance(slots, list) or len(slots) != N_LANES:
-            raise ctx.fail(f"{where}.{key}", "expected a list of 4 slots (lanes 1-4; \"\" for none)")
+            raise ctx.fail(f"{where}.{key}", 'expected a list of 4 slots (lanes 1-4; "" for none)')
         for lane, value in enumerate(slots):
             spec = _slot_card(value, ctx, f"{where}.{key}")
             if spec is not None:
@@ -214,7 +214,9 @@ def _target(s, q: int, card: int, move: Mapping[str, Any], ctx: _Ctx, key: str) 
         up = _lane(move["flip"], ctx, f"{key}.flip") if "flip" in move else N_LANES
         mv = 16
         if "move_from" in move:
-            mv = 4 * _lane(move["move_from"], ctx, f"{key}.move_from") + _lane(move.get("move_to"), ctx, f"{key}.move_to")
+            mv = 4 * _lane(move["move_from"], ctx, f"{key}.move_from") + _lane(
+                move.get("move_to"), ctx, f"{key}.move_to"
+            )
         return 17 * up + mv
     t = move.get("target")
     if t is None:

@@ -71,7 +71,9 @@ class CardPool:
     names: tuple[str, ...]
     text: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     path: Path | None = None
-    shown: tuple[str, ...] | None = None  # table fields for the card dimension (None = all); the rest are kernel encoding
+    shown: tuple[str, ...] | None = (
+        None  # table fields for the card dimension (None = all); the rest are kernel encoding
+    )
 
     def __len__(self) -> int:
         """Return the number of distinct cards."""
@@ -209,22 +211,37 @@ def load_cards(path: Path | str, dtype: np.dtype, columns: Mapping[str, Column],
     return CardPool(table=table, names=tuple(str(r["name"]) for r in rows), text=texts, path=path)
 
 
-def load_decks(path: Path | str, pool: CardPool, deck_size: int) -> dict[str, np.ndarray]:
-    """Load fixed deck lists from a CSV with columns ``deck,card`` (one row per card).
+@dataclass(frozen=True)
+class DeckRules:
+    """What a game's fixed deck lists may hold (``GameSpec.deck_rules``): a size range and copies per card."""
 
-    Returns deck name -> int16 card ids. Each deck must have exactly ``deck_size``
-    distinct cards of ``pool``; errors name the file and line.
+    min_size: int
+    max_size: int
+    max_copies: int = 1
+
+
+def load_decks(
+    path: Path | str, pool: CardPool, deck_size: int | None = None, *, rules: DeckRules | None = None
+) -> dict[str, np.ndarray]:
+    """Load fixed deck lists from a CSV with columns ``deck,card`` (and optionally ``copies``).
+
+    Returns deck name -> int16 card ids, each card's copies together in the order the
+    file first names it. Without ``rules`` a deck must have exactly ``deck_size`` distinct
+    cards (one row each); with ``rules`` a card may repeat (rows add up, or a ``copies``
+    column) up to ``rules.max_copies`` and a deck's size must be in
+    ``rules.min_size..rules.max_size``. Errors name the file and line.
     """
     path = Path(path)
+    rules = rules or DeckRules(deck_size or 0, deck_size or 0, 1)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDataError(f"{path}: cannot read deck file ({exc})") from None
     header = csv_header(text)
-    if header[:2] != ["deck", "card"]:
-        raise CardDataError(f"{path}:1: header must be 'deck,card', found {','.join(header)!r}")
+    if header[:2] != ["deck", "card"] or (len(header) > 2 and header[2:] != ["copies"]):
+        raise CardDataError(f"{path}:1: header must be 'deck,card' (or 'deck,card,copies'), found {','.join(header)!r}")
     index = {n: i for i, n in enumerate(pool.names)}
-    decks: dict[str, list[int]] = {}
+    decks: dict[str, dict[int, int]] = {}
     first_line: dict[str, int] = {}
     for line, raw in csv_rows(text):
         if len(raw) < 2:
@@ -232,16 +249,30 @@ def load_decks(path: Path | str, pool: CardPool, deck_size: int) -> dict[str, np
         deck, card = raw[0].strip(), raw[1].strip()
         if card not in index:
             raise CardDataError(f"{path}:{line}: column 'card': {card!r} is not in the card pool")
-        ids = decks.setdefault(deck, [])
+        copies = 1
+        if len(header) > 2 and len(raw) > 2 and raw[2].strip():
+            copies = int(_parse(raw[2], int_column(1, 2**31 - 1), f"{path}:{line}: column 'copies'"))
+        counts = decks.setdefault(deck, {})
         first_line.setdefault(deck, line)
-        if index[card] in ids:
+        if rules.max_copies == 1 and index[card] in counts:
             raise CardDataError(f"{path}:{line}: column 'card': {card!r} appears twice in deck {deck!r}")
-        ids.append(index[card])
+        counts[index[card]] = counts.get(index[card], 0) + copies
+        if counts[index[card]] > rules.max_copies:
+            raise CardDataError(
+                f"{path}:{line}: column 'card': deck {deck!r} has {counts[index[card]]} copies of {card!r}; "
+                f"the rules allow {rules.max_copies}"
+            )
     if not decks:
         raise CardDataError(f"{path}: no decks")
-    for deck, ids in decks.items():
-        if len(ids) != deck_size:
+    for deck, counts in decks.items():
+        size = sum(counts.values())
+        if rules.min_size == rules.max_size and size != rules.min_size:
             raise CardDataError(
-                f"{path}:{first_line[deck]}: deck {deck!r} has {len(ids)} cards; the rules require {deck_size}"
+                f"{path}:{first_line[deck]}: deck {deck!r} has {size} cards; the rules require {rules.min_size}"
             )
-    return {d: np.array(ids, dtype=np.int16) for d, ids in decks.items()}
+        if not rules.min_size <= size <= rules.max_size:
+            bound = f"at least {rules.min_size}" if size < rules.min_size else f"at most {rules.max_size}"
+            raise CardDataError(f"{path}:{first_line[deck]}: deck {deck!r} has {size} cards; the rules require {bound}")
+    return {
+        d: np.array([c for c, n in counts.items() for _ in range(n)], dtype=np.int16) for d, counts in decks.items()
+    }

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sims.core.cards import CardPool
+from sims.core.cards import CardPool, DeckRules
 from sims.core.records import TABLES, check_core_columns, core_columns, empty_records
 
 
@@ -55,6 +55,12 @@ class GameSpec:
     scenario written by a designer (``sims.core.scenario``): a stated position, the moves
     made in it, and the observed outcome. ``None`` for a game that has not adopted it.
 
+    ``deck_rules`` says what a fixed deck list (``--decks FILE``) may hold when it is not
+    ``params.deck_size`` distinct cards: a size range and copies per card (Card Wars: 40+
+    cards, 3 copies). The kernel then gets each seat's list padded with -1 to ``max_size``.
+    ``deck_params`` names the per-seat choice parameters of a game that ships named decks
+    (Card Wars' starter decks): ``--deck-names a,b`` without ``--decks`` sets them.
+
     ``turn_unit`` names the grain of the ``turns`` table. A game played in turns records
     one row per turn; a game played in larger steps (Blessings & Curses: battles) may
     record one row per step instead, with the core column ``turn`` numbering the steps
@@ -91,6 +97,10 @@ class GameSpec:
     turn_unit: str = "turn"  # what one row of the ``turns`` table is: "turn", or e.g. "battle"
     play_scenario: Callable[..., Any] | None = None  # sims.core.scenario; None: not adopted yet
     value_baselines: Mapping[str, str] = field(default_factory=dict)  # counterfactual card value (issue 9): see below
+    deck_rules: DeckRules | None = (
+        None  # fixed decks with copies and a size range; None: params.deck_size distinct cards
+    )
+    deck_params: tuple[str, ...] = ()  # per-seat choice parameters naming the game's own decks (--deck-names alone)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -1,0 +1,102 @@
+"""Deck pairings: how each named deck fares against each other deck, for any two-seat game.
+
+A run qualifies when its ``seats`` table has a text ``deck`` column (the deck each seat
+played, e.g. Card Wars' starter decks) and ``won``. The matrix counts seat-games: row
+deck ``a`` against column deck ``b`` is every seat that played ``a`` in a game whose other
+seat played ``b``. Off the diagonal each game counts once in ``(a, b)`` and once in
+``(b, a)``; a mirror ``(a, a)`` counts both seats of each game, so its rate is
+``(1 - draw share) / 2`` by construction and the informative mirror figure is the first
+mover's share (:func:`pairing_first_mover`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from balance.metrics._common import columns, with_wilson
+
+
+def has_matchups(seats: pl.LazyFrame | pl.DataFrame | None) -> bool:
+    """Return whether ``seats`` names a deck per seat (a text ``deck`` column) and has ``won``.
+
+    Examples
+    --------
+    >>> has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": ["finn"], "won": [1]}))
+    True
+    >>> has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": [[1, 2]], "won": [1]}))
+    False
+    """
+    if seats is None:
+        return False
+    schema = seats.collect_schema() if isinstance(seats, pl.LazyFrame) else seats.schema
+    return "won" in schema and schema.get("deck") in (pl.String, pl.Categorical)
+
+
+def _pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Return one row per seat with its deck, the other seat's deck and whether it won."""
+    lf = seats.lazy().select("game", "seat", pl.col("deck").cast(pl.String), pl.col("won"))
+    other = lf.select("game", pl.col("seat").alias("other_seat"), pl.col("deck").alias("opponent"))
+    return lf.join(other, on="game").filter(pl.col("seat") != pl.col("other_seat"))
+
+
+def deck_matchups(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Return the row deck's win rate against each column deck: ``deck, opponent, n, wins, rate, lo, hi``.
+
+    ``n`` counts seat-games (see the module doc); draws and timeouts count as not won.
+
+    Examples
+    --------
+    >>> seats = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "deck": ["a", "b", "b", "a"],
+    ...     "won": [1, 0, 1, 0]})
+    >>> deck_matchups(seats).select("deck", "opponent", "n", "wins").rows()
+    [('a', 'b', 2, 1), ('b', 'a', 2, 1)]
+    """
+    out = (
+        _pairs(seats)
+        .group_by("deck", "opponent")
+        .agg(pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
+        .sort("deck", "opponent")
+        .collect()
+    )
+    return with_wilson(out, "wins", "n")
+
+
+def pairing_first_mover(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
+    """Return each unordered deck pairing's first-mover share of decided games.
+
+    Columns: ``deck_a, deck_b`` (``deck_a <= deck_b``; equal for a mirror), ``n_games``,
+    ``n`` (decided), ``first_wins, rate, lo, hi`` (Wilson 95 %).
+
+    Examples
+    --------
+    >>> seats = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "deck": ["a", "a", "a", "b"],
+    ...     "won": [1, 0, 0, 0]})
+    >>> games = pl.LazyFrame({"game": [0, 1], "first_seat": [0, 1], "winner": [0, -1]})
+    >>> pairing_first_mover(seats, games).select("deck_a", "deck_b", "n_games", "n", "first_wins").rows()
+    [('a', 'a', 1, 1, 1), ('a', 'b', 1, 0, 0)]
+    """
+    decks = (
+        seats.lazy()
+        .select("game", "seat", pl.col("deck").cast(pl.String))
+        .group_by("game")
+        .agg(pl.col("deck").min().alias("deck_a"), pl.col("deck").max().alias("deck_b"))
+    )
+    joined = decks.join(games.lazy().select("game", "first_seat", "winner"), on="game")
+    out = (
+        joined.group_by("deck_a", "deck_b")
+        .agg(
+            pl.len().alias("n_games"),
+            (pl.col("winner") >= 0).sum().alias("n"),
+            (pl.col("winner") == pl.col("first_seat")).sum().alias("first_wins"),
+        )
+        .sort("deck_a", "deck_b")
+        .collect()
+    )
+    return with_wilson(out, "first_wins", "n")
+
+
+def deck_order(matchups: pl.DataFrame) -> list[str]:
+    """Return the decks of a matchup frame in a stable order (alphabetical)."""
+    if matchups.height == 0 or "deck" not in columns(matchups):
+        return []
+    return sorted(set(matchups["deck"].to_list()) | set(matchups["opponent"].to_list()))
