@@ -79,6 +79,7 @@ GAME = GameSpec(
     enums={
         "games": {"end_reason": state.EndReason, "deck_0": state.DeckName, "deck_1": state.DeckName},
         "seats": {"deck": state.DeckName},
+        "cards": {"first_lane": state.PlayedLane},
         "card_dim": {"type": state.CardType, "land": state.Landscape},
     },
     rows_per_game={

@@ -260,7 +260,7 @@ def count_play(s, p: int, owner: int, c: int, lane: int) -> None:
     r.times_played += 1
     if r.first_played_turn == NEVER:
         r.first_played_turn = s.meta.turn
-        r.first_lane = lane + 1 if lane >= 0 else -1
+        r.first_lane = lane + 1 if lane >= 0 else 0
 
 
 @kernel

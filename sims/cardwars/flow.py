@@ -53,7 +53,7 @@ def clear_card_record(r, game: int, p: int, c: int) -> None:
     r.game, r.seat, r.card, r.won, r.in_opening_hand, r.copies = game, p, c, 0, 0, 0
     r.first_drawn_turn = r.first_played_turn = NEVER
     r.times_played = r.times_drawn = r.damage_to_creatures = r.damage_to_hero = r.floops = r.times_died = 0
-    r.first_lane = -1
+    r.first_lane = 0
 
 
 @kernel

@@ -141,6 +141,16 @@ class ValueBaseline(IntEnum):
     NO_ABILITY = 1  # the same card (type, cost, Landscape, ATK/DEF) with its ability removed
 
 
+class PlayedLane(IntEnum):
+    """The lane a card was first played into (``cards.first_lane``)."""
+
+    NONE = 0  # never played, or a Spell
+    LANE_1 = 1
+    LANE_2 = 2
+    LANE_3 = 3
+    LANE_4 = 4
+
+
 class EndReason(IntEnum):
     """Why a game ended (``games.end_reason``)."""
 
@@ -429,7 +439,7 @@ CARD_RECORD_DTYPE = np.dtype(
         ("times_played", np.int16),  # copies played (by anyone: Silo of Truth plays count for the owner)
         ("copies", np.int8),  # copies in the deck
         ("times_drawn", np.int16),  # times a copy entered the hand from the deck
-        ("first_lane", np.int8),  # 1-based Lane of the first play of a Creature or Building (-1 = none)
+        ("first_lane", np.int8),  # PlayedLane: lane of the first play of a Creature or Building (0 = none)
         ("damage_to_creatures", np.int16),  # damage its copies dealt to Creatures while their owner controlled them
         ("damage_to_hero", np.int16),  # damage its copies dealt to Hit Points while their owner controlled them
         ("floops", np.int16),  # times its copies Flooped (or were activated)
