@@ -172,7 +172,8 @@ def test_value_mode_appends_the_vanilla_baseline(pool):
     assert len(prepared) == len(pool) + 1
     base = prepared.table[-1]
     assert (base["type"], base["land"], base["cost"], base["atk"], base["def_"]) == (0, Landscape.CORNFIELD, 2, 3, 9)
-    assert base["trigger"] == 0 and base["s1_stat"] == 0
+    assert base["trigger"] == 0
+    assert base["s1_stat"] == 0
     assert prepared.names[-1] == "vanilla for Husker Knight"
     assert int(base["in_jake"]) == 0
 
