@@ -96,4 +96,8 @@ GAME = GameSpec(
     play_scenario=play_scenario,
     deck_rules=DeckRules(min_size=40, max_size=state.MAX_DECK, max_copies=3),  # R1, E18
     deck_params=("deck_0", "deck_1"),
+    value_baselines={  # issue 9; RULES.md §5
+        "vanilla": "a Creature of the card's cost and Landscape with the decks' vanilla stats (Spells, Buildings too)",
+        "no_ability": "the same card with its ability removed",
+    },
 )

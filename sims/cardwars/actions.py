@@ -387,7 +387,7 @@ def apply_action(s, action: int) -> None:
     silo = m.phase == Phase.CHOOSE and m.pending == Choice.SILO
     if silo and choice_actions(s, s.scratch.legal) == 0:  # (the decision's legal list is no longer needed)
         silo_unplayable(s)
-    if m.phase != Phase.OVER:
+    if m.phase != Phase.OVER and kind != ActionKind.DRAW and kind != ActionKind.END and kind != ActionKind.FIGHT:
         bd.settle(s)  # R12: stats follow every event (a discarded Spell counts for Mouthball at once)
     bd.check_end(s)
     if m.phase == Phase.MAIN:

@@ -199,8 +199,12 @@ def own_stat(s, q: int, lane: int, c: int, stat: int) -> int:
 
 
 @kernel
-def aura_bonus(s, q: int, lane: int, c: int, stat: int) -> int:
-    """Return what other cards' AURA rows give the Creature ``c`` at ``(q, lane)`` for ``stat``."""
+def aura_bonus(s, q: int, lane: int, c: int, stat: int, glob: bool) -> int:
+    """Return what other cards' AURA rows give the Creature ``c`` at ``(q, lane)`` for ``stat``.
+
+    ``glob``: some Creature in play gives an aura to Creatures anywhere (Punk Cat, Shark);
+    without one the scan over the board is skipped.
+    """
     b = s.board
     v = 0
     for m in (lane - 1, lane + 1):  # X-Large Spirit Soldier: adjacent, own side only (R13)
@@ -212,6 +216,8 @@ def aura_bonus(s, q: int, lane: int, c: int, stat: int) -> int:
     u = b.bu_card[q, lane]
     if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE and s.cards[u].au_stat == stat:
         v += s.cards[u].au_amount
+    if not glob:
+        return v
     entered = b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
     for r in range(2):  # Punk Cat (any side), Shark (own side)
         for m in range(N_LANES):
@@ -244,12 +250,12 @@ def spell_bonus(s, q: int, lane: int, c: int) -> int:
 
 
 @kernel
-def calc_atk(s, q: int, lane: int) -> int:
+def calc_atk(s, q: int, lane: int, glob: bool) -> int:
     """Return the current ATK of the Creature at ``(q, lane)`` (may be negative: it deals 0, R12)."""
     b = s.board
     c = b.cr_card[q, lane]
-    atk = s.cards[c].atk + b.cr_tatk[q, lane] + aura_bonus(s, q, lane, c, Stat.ATK)
-    if abilities_on(s, q, lane):
+    atk = s.cards[c].atk + b.cr_tatk[q, lane] + aura_bonus(s, q, lane, c, Stat.ATK, glob)
+    if s.cards[c].s1_stat != Stat.NONE and abilities_on(s, q, lane):
         atk += own_stat(s, q, lane, c, Stat.ATK)
     if b.cr_zazo[q, lane]:
         atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
@@ -259,12 +265,12 @@ def calc_atk(s, q: int, lane: int) -> int:
 
 
 @kernel
-def calc_def(s, q: int, lane: int) -> int:
+def calc_def(s, q: int, lane: int, glob: bool) -> int:
     """Return the current DEF of the Creature at ``(q, lane)``."""
     b = s.board
     c = b.cr_card[q, lane]
-    d = s.cards[c].def_ + b.cr_pdef[q, lane] + aura_bonus(s, q, lane, c, Stat.DEF)
-    if abilities_on(s, q, lane):
+    d = s.cards[c].def_ + b.cr_pdef[q, lane] + aura_bonus(s, q, lane, c, Stat.DEF, glob)
+    if s.cards[c].s1_stat != Stat.NONE and abilities_on(s, q, lane):
         d += own_stat(s, q, lane, c, Stat.DEF)
     return d
 
@@ -273,11 +279,17 @@ def calc_def(s, q: int, lane: int) -> int:
 def refresh(s) -> None:
     """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12)."""
     b = s.board
+    glob = False
+    for q in range(2):
+        for lane in range(N_LANES):
+            d = b.cr_card[q, lane]
+            if d >= 0 and s.cards[d].au_to >= AuraTo.OWN_ENTERED_THIS_TURN:
+                glob = True
     for q in range(2):
         for lane in range(N_LANES):
             if b.cr_card[q, lane] >= 0:
-                b.cr_atk[q, lane] = calc_atk(s, q, lane)
-                b.cr_def[q, lane] = calc_def(s, q, lane)
+                b.cr_atk[q, lane] = calc_atk(s, q, lane, glob)
+                b.cr_def[q, lane] = calc_def(s, q, lane, glob)
 
 
 @kernel

@@ -82,7 +82,7 @@ def static_value(s, p: int, c: int) -> float:
         return cval(s, p, k.atk, k.def_) + 0.5 * (k.trigger != Part.NONE)
     if k.type == CardType.BUILDING:
         return wt(s, p, W.BUILDING)
-    return wt(s, p, W.CARD)
+    return wt(s, p, W.CARD) * (1 + (k.e1_amount if k.e1_effect == Effect.DRAW else 0))  # Gnome Snot: 3 cards
 
 
 # -- placing a Creature ------------------------------------------------------------------------
@@ -92,7 +92,9 @@ def static_value(s, p: int, c: int) -> float:
 def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
     """Return card ``c``'s ATK or DEF if it entered ``(p, lane)`` now (its own rows and others' auras)."""
     k = s.cards[c]
-    v = (k.atk if stat == Stat.ATK else k.def_) + bd.own_stat(s, p, lane, c, stat) + bd.aura_bonus(s, p, lane, c, stat)
+    v = (k.atk if stat == Stat.ATK else k.def_) + bd.aura_bonus(s, p, lane, c, stat, False)
+    if k.s1_stat != Stat.NONE:
+        v += bd.own_stat(s, p, lane, c, stat)
     if k.s1_stat == stat and k.s1_count == Count.OWN_COPIES:
         v += k.s1_amount  # itself included
     return v
@@ -100,8 +102,8 @@ def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
 
 @kernel
 def place_value(s, p: int, lane: int, c: int) -> float:
-    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (before its Actions)."""
-    b = s.board
+    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (before its Actions; needs ``context``)."""
+    b, sc = s.board, s.scratch
     atk, df = estimate(s, p, lane, c, Stat.ATK), estimate(s, p, lane, c, Stat.DEF)
     if df <= 0:
         return NEG  # it would die at once (Husker Knight without Cornfields)
@@ -109,15 +111,39 @@ def place_value(s, p: int, lane: int, c: int) -> float:
     mult = 3 if k.special == Special.TRIPLE_ON_CORNFIELD and b.up[p, lane] and b.land[p, lane] == k.sp_land else 1
     v = cval(s, p, atk, df)
     opp = b.cr_card[1 - p, lane]
-    if not flow.first_turn_rule(s) and (opp < 0 or not flow.protected(s, 1 - p, lane)):
+    if sc.g_attack[lane]:
         v += fight_value(s, p, lane, atk, df, mult, 0)
     elif opp < 0:
         v += 0.5 * max(atk, 0) * mult * wt(s, p, W.FACE)  # it hits next turn
     if b.cr_card[p, lane] >= 0:
-        v -= creature_value(s, p, p, lane) + current_fight(s, p, lane)
-    elif opp >= 0:
-        v += wt(s, p, W.BLOCK) * bd.damage_dealt(s, 1 - p, lane)
+        v -= creature_value(s, p, p, lane) + sc.g_fight[lane]
+    else:
+        v += sc.g_block[lane]
     return v
+
+
+@kernel
+def context(s, p: int) -> None:
+    """Fill the per-decision facts the valuations share (``scratch.g_*``) for seat ``p``."""
+    b, sc = s.board, s.scratch
+    first = flow.first_turn_rule(s)
+    for lane in range(N_LANES):
+        sc.g_fight[lane] = current_fight(s, p, lane) if b.cr_card[p, lane] >= 0 else 0.0
+        opp = b.cr_card[1 - p, lane] >= 0
+        sc.g_block[lane] = wt(s, p, W.BLOCK) * bd.damage_dealt(s, 1 - p, lane) if opp else 0.0
+        sc.g_attack[lane] = not first and (not opp or not flow.protected(s, 1 - p, lane))
+    for land in range(sc.g_ally.shape[0]):
+        sc.g_ally[land] = 0.0
+    for m in range(N_LANES):
+        d = b.cr_card[p, m]
+        if d < 0 or not bd.abilities_on(s, p, m):
+            continue
+        k = s.cards[d]
+        if k.trigger == Part.ANY_ENTERS or k.trigger == Part.ALLY_ENTERS:
+            g = effect_gain(s, p, m, d, 0, 0)
+            for land in range(sc.g_ally.shape[0]):
+                if k.trigger == Part.ANY_ENTERS or bd.land_ok(land, k.tland):
+                    sc.g_ally[land] += g
 
 
 # -- effects ---------------------------------------------------------------------------------------
@@ -359,17 +385,8 @@ def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
 
 @kernel
 def allies_gain(s, p: int, lane: int, c: int) -> float:
-    """Return the value of the other Creatures' "whenever a Creature enters" triggers (SandWitch ...)."""
-    b = s.board
-    g = 0.0
-    for m in range(N_LANES):
-        d = b.cr_card[p, m]
-        if d < 0 or m == lane or not bd.abilities_on(s, p, m):
-            continue
-        k = s.cards[d]
-        if k.trigger == Part.ANY_ENTERS or (k.trigger == Part.ALLY_ENTERS and bd.land_ok(s.cards[c].land, k.tland)):
-            g += effect_gain(s, p, m, d, 0, 0)
-    return g
+    """Return the value of the other Creatures' "whenever a Creature enters" triggers (SandWitch ...; ``context``)."""
+    return s.scratch.g_ally[s.cards[c].land]
 
 
 @kernel
@@ -478,8 +495,84 @@ def decide(s, who: int) -> int:
         return best_a
     if m.phase == Phase.CHOOSE:
         return decide_choice(s, who)
-    n = act.legal_actions(s, work)
-    return best_of(s, who, n)
+    return main_choice(s, who)
+
+
+@kernel
+def main_choice(s, p: int) -> int:
+    """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END."""
+    context(s, p)
+    pl = s.piles
+    best, best_a = 0.0, act.encode(ActionKind.END, 0, 0, 0)
+    if s.meta.actions > 0 and pl.deck_n[p] > 0:
+        best, best_a = wt(s, p, W.CARD) - wt(s, p, W.ACTION), act.encode(ActionKind.DRAW, 0, 0, 0)
+    for i in range(pl.hand_n[p]):
+        c = pl.hand[p, i]
+        if act.seen_before(s, p, i, -1) or not act.playable(s, p, c, False):
+            continue
+        v, a = best_play(s, p, i, c)
+        if v > best:
+            best, best_a = v, a
+    work = s.scratch.work
+    n = 0
+    for slot in range(2 * N_LANES):
+        n = act.use_options(s, p, slot, ActionKind.FLOOP, work, n)
+        n = act.use_options(s, p, slot, ActionKind.ACTIVATE, work, n)
+    for i in range(n):
+        v = action_value(s, p, work[i])
+        if v > best:
+            best, best_a = v, work[i]
+    return best_a
+
+
+@kernel
+def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
+    """Return (value, action) of the best way to play hand card ``src`` (card ``c``), its Actions paid."""
+    k = s.cards[c]
+    b, sc = s.board, s.scratch
+    cost = act.paid_cost(s, p, c) * wt(s, p, W.ACTION) + wt(s, p, W.PLAY_MIN)
+    best, best_a = NEG, 0
+    if k.type == CardType.SPELL:
+        m = fx.options(s, p, -1, c, sc.opts, 0)
+        bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
+        for i in range(m):
+            v = effect_gain(s, p, -1, c, 0, sc.opts[i]) + bonus
+            if v > best:
+                best, best_a = v, act.encode(ActionKind.PLAY, src, 0, sc.opts[i])
+        return best - cost, best_a
+    if k.type == CardType.BUILDING:
+        for lane in range(N_LANES):
+            v = building_value(s, p, lane, c)
+            if v > best:
+                best, best_a = v, act.encode(ActionKind.PLAY, src, lane, 0)
+        return best - cost, best_a
+    discard, loss = 0, 0.0
+    if k.xcost == Cost.DISCARD_CARD:  # Field Reaper: the least valuable other card
+        loss = np.inf
+        for i in range(s.piles.hand_n[p]):
+            v = static_value(s, p, s.piles.hand[p, i])
+            if i != src and v < loss:
+                discard, loss = i, v
+    etb = k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS
+    for lane in range(N_LANES):
+        if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
+            continue
+        v = place_value(s, p, lane, c)
+        if v <= NEG:
+            continue
+        v += allies_gain(s, p, lane, c) - loss
+        sub = 0
+        if etb:
+            m = fx.enter_options(s, p, lane, c, sc.subs, 0)
+            gain = NEG
+            for i in range(m):
+                g = effect_gain(s, p, lane, c, sc.subs[i], discard)
+                if g > gain:
+                    gain, sub = g, sc.subs[i]
+            v += gain
+        if v > best:
+            best, best_a = v, act.encode(ActionKind.PLAY, src, lane | (sub << 2), discard)
+    return best - cost, best_a
 
 
 @kernel
@@ -508,7 +601,8 @@ def decide_choice(s, q: int) -> int:
         return act.encode(ActionKind.CHOOSE, best_k, 0, 0)
     if m.pending == Choice.MUMMY:
         return mummy_choice(s, q)
-    n = act.choice_actions(s, s.scratch.work)  # Choice.SILO: play the card taken as well as possible
+    context(s, q)  # Choice.SILO: play the card taken as well as possible
+    n = act.choice_actions(s, s.scratch.work)
     return best_of(s, q, n)
 
 

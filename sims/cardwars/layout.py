@@ -265,6 +265,10 @@ SCRATCH_DTYPE = np.dtype(
         ("legal", np.int32, (MAX_ACTIONS,)),  # legal actions of the current decision
         ("n_legal", np.int32),
         ("work", np.int32, (MAX_ACTIONS,)),  # the bots' own list of candidate actions
+        ("g_fight", np.float64, (N_LANES,)),  # greedy, per decision: value of each own Creature's fight now
+        ("g_block", np.float64, (N_LANES,)),  # ... value of blocking each opposing Creature facing an empty lane
+        ("g_attack", np.int8, (N_LANES,)),  # ... 1 = a Creature placed in the lane could fight now
+        ("g_ally", np.float64, (LAND_SLOTS,)),  # ... others' "a Creature enters" triggers, by the newcomer's Landscape
         ("opts", np.int32, (MAX_OPTIONS,)),  # target codes of one effect (effects.options)
         ("subs", np.int32, (8,)),  # enters-play choices of one Creature (effects.enter_options)
         ("seen", np.int16, (2, MAX_CARDS)),  # card-conservation audit counts per owner
