@@ -46,6 +46,8 @@ bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/python benchmarks/pure_python.py --game blessings
 	$(BIN)/balance bench --game cardrpg --games-per-pairing 50000 --scaling 100000
 	$(BIN)/python benchmarks/pure_python.py --game cardrpg
+	$(BIN)/balance bench --game cardwars --games-per-pairing 20000
+	$(BIN)/python benchmarks/pure_python.py --game cardwars --variant standard
 	$(BIN)/python benchmarks/value_speed.py --game cardinger
 	$(BIN)/balance bench --game cardia --games-per-pairing 20000
 	$(BIN)/python benchmarks/pure_python.py --game cardia

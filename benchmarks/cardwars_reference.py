@@ -440,7 +440,15 @@ class Game:
 
     def place(self, q: int, lane: int, c: int, owner: int) -> None:
         self.cr_card[q][lane], self.cr_owner[q][lane], self.cr_dmg[q][lane] = c, owner, 0
-        for arr in (self.cr_exh, self.cr_floop, self.cr_pdef, self.cr_tatk, self.cr_zazo, self.cr_moved, self.cr_stolen):
+        for arr in (
+            self.cr_exh,
+            self.cr_floop,
+            self.cr_pdef,
+            self.cr_tatk,
+            self.cr_zazo,
+            self.cr_moved,
+            self.cr_stolen,
+        ):
             arr[q][lane] = 0
         self.cr_entered[q][lane] = self.turn
         self.cr_copy[q][lane] = -1
@@ -601,7 +609,13 @@ class Game:
         elif eff == E_DISCARD:
             n = min(v, len(self.hand[1 - p]))
             if n > 0:
-                self.phase, self.pending, self.decider, self.pend_left, self.resume = CHOOSE, C_DISCARD, 1 - p, n, R_MAIN
+                self.phase, self.pending, self.decider, self.pend_left, self.resume = (
+                    CHOOSE,
+                    C_DISCARD,
+                    1 - p,
+                    n,
+                    R_MAIN,
+                )
         elif eff == E_TURN_ATK:
             self.turn_atk(p, lane, c, target, v, tgt)
         elif eff == E_HEAL:
@@ -1136,6 +1150,8 @@ class Game:
             self.spells[p] += 1
             self.resolve_all(p, -1, c, owner, a, tgt)
             self.disc[owner].append(c)
+            if self.phase != OVER:
+                self.settle()
 
     def enter(self, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> None:
         self.place(p, lane, c, owner)
@@ -1205,8 +1221,6 @@ class Game:
             self.choose(src)
         if self.phase == CHOOSE and self.pending == C_SILO and not self.choice_actions():
             self.silo_unplayable()
-        if self.phase != OVER and kind not in (A_DRAW, A_END, A_FIGHT):
-            self.settle()
         self.check_end()
         if self.phase == MAIN:
             self.run_queue()
@@ -1219,6 +1233,7 @@ class Game:
         else:
             self.disc[self.pend_owner].append(self.pend_card)
         self.pend_card = -1
+        self.settle()
 
     # -- the flow (flow.py) --------------------------------------------------------------------------
 
@@ -1269,7 +1284,13 @@ class Game:
         self.deal(1)
         self.mover = self.first_seat
         if self.p.mulligan:
-            self.phase, self.pending, self.decider, self.pend_left, self.resume = CHOOSE, C_MULLIGAN, self.first_seat, 2, 2
+            self.phase, self.pending, self.decider, self.pend_left, self.resume = (
+                CHOOSE,
+                C_MULLIGAN,
+                self.first_seat,
+                2,
+                2,
+            )
         else:
             self.begin_turn()
 
@@ -1430,9 +1451,11 @@ class Game:
             self.pend_left -= 1
             if self.pend_left == 0 or not self.hand[self.decider]:
                 self.pending, self.phase = C_NONE, MAIN
+            self.settle()
         elif kind == C_OGRE:
             self.pending, self.phase = C_NONE, MAIN
             self.keep_bottom(self.decider, option)
+            self.settle()
 
     # -- the greedy bot (greedy.py) ---------------------------------------------------------------------
 

@@ -21,12 +21,16 @@ and how many of the games agree on every compared field. Prints figures only; ne
   (``benchmarks/cardia_reference.py`` with its bots in ``cardia_reference_bots.py``). The
   expert plays every card against every unseen card by the rules each round, so its
   reference plays the first twentieth of ``--games``.
+- ``--game cardwars``: greedy and random mirrors and planner vs greedy; all four tables.
+  The planner's look-ahead copies the position for every candidate action, so its
+  reference plays the first fiftieth of ``--games``.
 
 Example:
     .venv/bin/python benchmarks/pure_python.py --games 2000
     .venv/bin/python benchmarks/pure_python.py --game blessings --games 2000
     .venv/bin/python benchmarks/pure_python.py --game cardrpg --games 2000
     .venv/bin/python benchmarks/pure_python.py --game cardia --variant first_games --games 2000
+    .venv/bin/python benchmarks/pure_python.py --game cardwars --games 2000 --variant standard
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ import blessings_reference  # found through the path above
 import cardia_reference
 import cardinger_reference
 import cardrpg_reference
+import cardwars_reference
 
 import sims
 
@@ -93,6 +98,13 @@ BENCHES = {
         cardrpg_reference,
         ("games", "seats", "cards", "turns"),
         ((("greedy",), 1), (("random",), 1), (("planner",), 1)),
+        False,
+    ),
+    "cardwars": Bench(
+        "Card Wars",
+        cardwars_reference,
+        ("games", "seats", "cards", "turns"),
+        ((("greedy", "greedy"), 1), (("random", "random"), 1), (("planner", "greedy"), 50)),
         False,
     ),
 }
@@ -159,7 +171,7 @@ def agreeing_games(bench: Bench, records: dict, results: list[dict]) -> int:
                 for k_row, r_row in zip(mine, theirs, strict=True):
                     for key, value in r_row.items():
                         got = k_row[col[key]]
-                        if key == "deck" and isinstance(got, list):  # Cardinger's deck list, -1 padded
+                        if key == "deck" and isinstance(got, list):  # Cardinger's deck list (Card Wars: a name code)
                             got = [c for c in got if c >= 0]
                         if got != value:
                             bad.add(i)

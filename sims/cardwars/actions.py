@@ -301,6 +301,8 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
         fx.resolve_all(s, p, -1, c, owner, a, tgt)
         push(s.piles.disc, s.piles.disc_n, owner, c)  # read, do it, then discard (*Spells*)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
+        if m.phase != Phase.OVER:
+            bd.settle(s)  # R12: the discard pile grew (Mouthball, Dark Angel)
 
 
 @kernel
@@ -387,8 +389,6 @@ def apply_action(s, action: int) -> None:
     silo = m.phase == Phase.CHOOSE and m.pending == Choice.SILO
     if silo and choice_actions(s, s.scratch.legal) == 0:  # (the decision's legal list is no longer needed)
         silo_unplayable(s)
-    if m.phase != Phase.OVER and kind != ActionKind.DRAW and kind != ActionKind.END and kind != ActionKind.FIGHT:
-        bd.settle(s)  # R12: stats follow every event (a discarded Spell counts for Mouthball at once)
     bd.check_end(s)
     if m.phase == Phase.MAIN:
         fx.run_queue(s)
@@ -405,3 +405,4 @@ def silo_unplayable(s) -> None:
         push(s.piles.disc, s.piles.disc_n, m.pend_owner, m.pend_card)
         bd.log_event(s, EventKind.DISCARD, m.decider, m.pend_card, NO_CARD, 0, 0)
     m.pend_card = NO_CARD
+    bd.settle(s)

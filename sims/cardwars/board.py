@@ -250,46 +250,51 @@ def spell_bonus(s, q: int, lane: int, c: int) -> int:
 
 
 @kernel
-def calc_atk(s, q: int, lane: int, glob: bool) -> int:
-    """Return the current ATK of the Creature at ``(q, lane)`` (may be negative: it deals 0, R12)."""
-    b = s.board
-    c = b.cr_card[q, lane]
-    atk = s.cards[c].atk + b.cr_tatk[q, lane] + aura_bonus(s, q, lane, c, Stat.ATK, glob)
-    if s.cards[c].s1_stat != Stat.NONE and abilities_on(s, q, lane):
-        atk += own_stat(s, q, lane, c, Stat.ATK)
-    if b.cr_zazo[q, lane]:
-        atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
-    if s.turnfx.aura_n[0] + s.turnfx.aura_n[1] > 0:
-        atk += spell_bonus(s, q, lane, c)
-    return atk
-
-
-@kernel
-def calc_def(s, q: int, lane: int, glob: bool) -> int:
-    """Return the current DEF of the Creature at ``(q, lane)``."""
-    b = s.board
-    c = b.cr_card[q, lane]
-    d = s.cards[c].def_ + b.cr_pdef[q, lane] + aura_bonus(s, q, lane, c, Stat.DEF, glob)
-    if s.cards[c].s1_stat != Stat.NONE and abilities_on(s, q, lane):
-        d += own_stat(s, q, lane, c, Stat.DEF)
-    return d
-
-
-@kernel
 def refresh(s) -> None:
-    """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12)."""
-    b = s.board
-    glob = False
+    """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12).
+
+    ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
+    its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
+    rows. A first pass finds which kinds of aura are in play, so the scans they need are
+    skipped when none is (the common case).
+    """
+    b, t = s.board, s.turnfx
+    glob = False  # Punk Cat, Shark: auras that reach anywhere
+    adj = False  # X-Large Spirit Soldier: auras to neighbours
     for q in range(2):
         for lane in range(N_LANES):
             d = b.cr_card[q, lane]
-            if d >= 0 and s.cards[d].au_to >= AuraTo.OWN_ENTERED_THIS_TURN:
-                glob = True
+            if d >= 0:
+                to = s.cards[d].au_to
+                glob = glob or to >= AuraTo.OWN_ENTERED_THIS_TURN
+                adj = adj or to == AuraTo.ADJACENT_OWN
+    spells = t.aura_n[0] + t.aura_n[1] > 0
     for q in range(2):
         for lane in range(N_LANES):
-            if b.cr_card[q, lane] >= 0:
-                b.cr_atk[q, lane] = calc_atk(s, q, lane, glob)
-                b.cr_def[q, lane] = calc_def(s, q, lane, glob)
+            c = b.cr_card[q, lane]
+            if c < 0:
+                continue
+            k = s.cards[c]
+            atk = k.atk + b.cr_tatk[q, lane]
+            df = k.def_ + b.cr_pdef[q, lane]
+            if adj or glob:
+                atk += aura_bonus(s, q, lane, c, Stat.ATK, glob)
+                df += aura_bonus(s, q, lane, c, Stat.DEF, glob)
+            else:  # only a Building's aura can apply
+                u = b.bu_card[q, lane]
+                if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
+                    if s.cards[u].au_stat == Stat.ATK:
+                        atk += s.cards[u].au_amount
+                    elif s.cards[u].au_stat == Stat.DEF:
+                        df += s.cards[u].au_amount
+            if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
+                atk += own_stat(s, q, lane, c, Stat.ATK)
+                df += own_stat(s, q, lane, c, Stat.DEF)
+            if b.cr_zazo[q, lane]:
+                atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
+            if spells:
+                atk += spell_bonus(s, q, lane, c)
+            b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
 
 
 @kernel

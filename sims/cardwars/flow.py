@@ -503,6 +503,8 @@ def choose(s, option: int) -> None:
         m.pend_left -= 1
         if m.pend_left == 0 or s.piles.hand_n[m.decider] == 0:
             m.pending, m.phase = Choice.NONE, Phase.MAIN
+        bd.settle(s)  # the discard pile grew
     elif kind == Choice.OGRE:
         m.pending, m.phase = Choice.NONE, Phase.MAIN
         fx.keep_bottom(s, m.decider, option)
+        bd.settle(s)

@@ -49,8 +49,10 @@ def legal(state):
 # name -> (position, the move that clearly pays)
 MECHANICS = {
     "plays the creature that kills the opposing one": (
-        {"p0": {"landscapes": CF, "hand": ["Phyllis", "Drooling Dude"], "deck": DECK},
-         "p1": {"creatures": [{"card": "Evil Eye", "damage": 2}, "", "", ""]}},
+        {
+            "p0": {"landscapes": CF, "hand": ["Phyllis", "Drooling Dude"], "deck": DECK},
+            "p1": {"creatures": [{"card": "Evil Eye", "damage": 2}, "", "", ""]},
+        },
         {"play": "Drooling Dude", "lane": 1},
     ),
     "draws with a spare Action rather than ending": (
@@ -62,34 +64,54 @@ MECHANICS = {
         {"end": True},
     ),
     "replaces a nearly dead Creature when every lane is full": (
-        {"p0": {"landscapes": CF, "creatures": [{"card": "Evil Eye", "damage": 4}, "Drooling Dude", "Drooling Dude",
-                                               "Drooling Dude"], "hand": ["Drooling Dude"], "deck": DECK}},
+        {
+            "p0": {
+                "landscapes": CF,
+                "creatures": [{"card": "Evil Eye", "damage": 4}, "Drooling Dude", "Drooling Dude", "Drooling Dude"],
+                "hand": ["Drooling Dude"],
+                "deck": DECK,
+            }
+        },
         {"play": "Drooling Dude", "lane": 1},
     ),
     "Floops The Pig instead of a losing fight": (
-        {"actions": 0, "p0": {"landscapes": BP, "creatures": ["The Pig", "", "", ""], "deck": DECK},
-         "p1": {"landscapes": CF, "creatures": ["Husker Knight", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": BP, "creatures": ["The Pig", "", "", ""], "deck": DECK},
+            "p1": {"landscapes": CF, "creatures": ["Husker Knight", "", "", ""]},
+        },
         {"floop": 1, "target": "p1"},
     ),
     "Floops Fummy for an Action to play a card": (
-        {"actions": 0, "p0": {"landscapes": SL, "creatures": ["Fummy", "", "", ""], "deck": DECK},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": SL, "creatures": ["Fummy", "", "", ""], "deck": DECK},
+            "p1": {"creatures": ["Drooling Dude", "", "", ""]},
+        },
         {"floop": 1},
     ),
     "pays Uni-Knight's Action when the counter-blow would kill it": (
-        {"actions": 1, "p0": {"landscapes": BP, "creatures": [{"card": "Uni-Knight", "damage": 3}, "", "", ""],
-                              "deck": DECK},
-         "p1": {"creatures": [{"card": "Sand Angel", "damage": 2}, "", "", ""]}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": BP, "creatures": [{"card": "Uni-Knight", "damage": 3}, "", "", ""], "deck": DECK},
+            "p1": {"creatures": [{"card": "Sand Angel", "damage": 2}, "", "", ""]},
+        },
         {"activate": 1, "target": "p1:1"},
     ),
     "Corn Scepter kills a Creature": (
-        {"actions": 1, "p0": {"landscapes": CF, "hand": ["Corn Scepter"], "deck": DECK},
-         "p1": {"creatures": ["", "Drooling Dude", {"card": "Cool Dog", "damage": 4}, ""]}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": CF, "hand": ["Corn Scepter"], "deck": DECK},
+            "p1": {"creatures": ["", "Drooling Dude", {"card": "Cool Dog", "damage": 4}, ""]},
+        },
         {"play": "Corn Scepter", "target": "p1:3"},
     ),
     "Cerebral Bloodstorm finishes two Creatures": (
-        {"actions": 1, "p0": {"landscapes": BP, "hand": ["Cerebral Bloodstorm"], "deck": DECK},
-         "p1": {"creatures": [{"card": "Phyllis", "damage": 6}, {"card": "Evil Eye", "damage": 4}, "", ""]}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": BP, "hand": ["Cerebral Bloodstorm"], "deck": DECK},
+            "p1": {"creatures": [{"card": "Phyllis", "damage": 6}, {"card": "Evil Eye", "damage": 4}, "", ""]},
+        },
         {"play": "Cerebral Bloodstorm"},
     ),
     "Gnome Snot draws three for one Action": (
@@ -97,8 +119,11 @@ MECHANICS = {
         {"play": "Gnome Snot"},
     ),
     "Field of Nightmares against a full hand": (
-        {"actions": 1, "p0": {"landscapes": CF, "hand": ["Field of Nightmares"], "deck": DECK},
-         "p1": {"hand": ["Phyllis"] * 6}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": CF, "hand": ["Field of Nightmares"], "deck": DECK},
+            "p1": {"hand": ["Phyllis"] * 6},
+        },
         {"play": "Field of Nightmares"},
     ),
     "Blood Fortress behind its Creature": (
@@ -106,24 +131,34 @@ MECHANICS = {
         {"play": "Blood Fortress", "lane": 3},
     ),
     "Teleport out of a losing lane into an open one": (
-        {"actions": 0, "p0": {"creatures": [{"card": "Sand Angel", "damage": 3}, "", "", ""], "hand": ["Teleport"],
-                              "deck": DECK},
-         "p1": {"creatures": ["Drooling Dude", "Drooling Dude", "Drooling Dude", ""]}},
+        {
+            "actions": 0,
+            "p0": {"creatures": [{"card": "Sand Angel", "damage": 3}, "", "", ""], "hand": ["Teleport"], "deck": DECK},
+            "p1": {"creatures": ["Drooling Dude", "Drooling Dude", "Drooling Dude", ""]},
+        },
         {"play": "Teleport", "from": 1, "to": 4},
     ),
     "Silo of Truth against a full hand": (
-        {"p0": {"landscapes": CF, "buildings": ["Silo of Truth", "", "", ""], "deck": DECK},
-         "p1": {"hand": ["Phyllis", "Phyllis", "Phyllis"]}},
+        {
+            "p0": {"landscapes": CF, "buildings": ["Silo of Truth", "", "", ""], "deck": DECK},
+            "p1": {"hand": ["Phyllis", "Phyllis", "Phyllis"]},
+        },
         {"activate_building": 1},
     ),
     "Spirit Tower takes a big Creature to hit the opponent": (
-        {"actions": 1, "p0": {"landscapes": US, "buildings": ["Spirit Tower", "", "", ""], "deck": []},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""]}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": US, "buildings": ["Spirit Tower", "", "", ""], "deck": []},
+            "p1": {"creatures": ["Drooling Dude", "", "", ""]},
+        },
         {"floop_building": 1},
     ),
     "Sandsnake into the Lane of a Creature it can kill": (
-        {"actions": 1, "p0": {"landscapes": SL, "hand": ["Sandsnake"], "deck": []},
-         "p1": {"creatures": ["", "", {"card": "Phyllis", "damage": 3}, ""]}},
+        {
+            "actions": 1,
+            "p0": {"landscapes": SL, "hand": ["Sandsnake"], "deck": []},
+            "p1": {"creatures": ["", "", {"card": "Phyllis", "damage": 3}, ""]},
+        },
         {"play": "Sandsnake", "lane": 3},
     ),
     "Cornataur for its damage": (
@@ -131,52 +166,89 @@ MECHANICS = {
         {"play": "Cornataur", "lane": 1},
     ),
     "Legion of Earlings sends the opposing Creature home": (
-        {"p0": {"landscapes": CF, "hand": ["Legion of Earlings"], "deck": []},
-         "p1": {"creatures": ["", "Drooling Dude", "", ""]}},
+        {
+            "p0": {"landscapes": CF, "hand": ["Legion of Earlings"], "deck": []},
+            "p1": {"creatures": ["", "Drooling Dude", "", ""]},
+        },
         {"play": "Legion of Earlings", "lane": 2, "choice": "opposing"},
     ),
     "Field Reaper takes the opposing Creature": (
-        {"p0": {"landscapes": CF, "hand": ["Field Reaper", "Evil Eye"], "deck": []},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""]}},
+        {
+            "p0": {"landscapes": CF, "hand": ["Field Reaper", "Evil Eye"], "deck": []},
+            "p1": {"creatures": ["Drooling Dude", "", "", ""]},
+        },
         {"play": "Field Reaper", "lane": 1, "choice": "right", "discard": "Evil Eye"},
     ),
     "Patchy the Pumpkin kills what it can": (
-        {"actions": 0, "p0": {"landscapes": CF, "creatures": ["Patchy the Pumpkin", "", "", ""], "deck": []},
-         "p1": {"creatures": [{"card": "Evil Eye", "damage": 4}, "Drooling Dude", {"card": "Phyllis", "damage": 6},
-                              "Sand Angel"]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": CF, "creatures": ["Patchy the Pumpkin", "", "", ""], "deck": []},
+            "p1": {
+                "creatures": [
+                    {"card": "Evil Eye", "damage": 4},
+                    "Drooling Dude",
+                    {"card": "Phyllis", "damage": 6},
+                    "Sand Angel",
+                ]
+            },
+        },
         {"floop": 1, "targets": ["p1:1", "p1:2", "p1:3", "p1:4"]},
     ),
     "Dr. Death trades itself for a bigger Creature": (
-        {"actions": 0, "p0": {"landscapes": US, "creatures": [{"card": "Dr. Death", "damage": 6}, "", "", ""],
-                              "deck": []},
-         "p1": {"creatures": ["Teeth Leaf", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": US, "creatures": [{"card": "Dr. Death", "damage": 6}, "", "", ""], "deck": []},
+            "p1": {"creatures": ["Teeth Leaf", "", "", ""]},
+        },
         {"floop": 1, "cost": 1},
     ),
     "Green Mermaid kills two damaged Creatures": (
-        {"actions": 0, "p0": {"landscapes": US, "creatures": ["Green Mermaid", "", "", ""], "deck": []},
-         "p1": {"creatures": ["", {"card": "Phyllis", "damage": 6}, {"card": "Evil Eye", "damage": 4}, ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": US, "creatures": ["Green Mermaid", "", "", ""], "deck": []},
+            "p1": {"creatures": ["", {"card": "Phyllis", "damage": 6}, {"card": "Evil Eye", "damage": 4}, ""]},
+        },
         {"activate": 1},
     ),
     "Beach Mummy returns a big opposing Creature": (
-        {"actions": 0, "p0": {"landscapes": SL, "creatures": ["", "Beach Mummy", "", ""], "deck": []},
-         "p1": {"creatures": ["Teeth Leaf", "Drooling Dude", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": SL, "creatures": ["", "Beach Mummy", "", ""], "deck": []},
+            "p1": {"creatures": ["Teeth Leaf", "Drooling Dude", "", ""]},
+        },
         {"floop": 2, "target": "p1:1"},
     ),
     "Archer Dan destroys the Building protecting the opposing Creature": (
-        {"actions": 0, "p0": {"landscapes": CF, "creatures": ["Archer Dan", "", "", ""], "deck": []},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""], "buildings": ["Celestial Castle", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {"landscapes": CF, "creatures": ["Archer Dan", "", "", ""], "deck": []},
+            "p1": {"creatures": ["Drooling Dude", "", "", ""], "buildings": ["Celestial Castle", "", "", ""]},
+        },
         {"floop": 1, "target": "p1"},
     ),
     "Tree of Undeath brings back a Creature": (
-        {"actions": 0, "p0": {"landscapes": US, "creatures": ["Tree of Undeath", "", "", ""],
-                              "discard": ["Teeth Leaf"], "deck": []},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {
+                "landscapes": US,
+                "creatures": ["Tree of Undeath", "", "", ""],
+                "discard": ["Teeth Leaf"],
+                "deck": [],
+            },
+            "p1": {"creatures": ["Drooling Dude", "", "", ""]},
+        },
         {"floop": 1},
     ),
     "Embarrassing Bard draws with two Flooped Creatures": (
-        {"actions": 0, "p0": {"landscapes": BP, "creatures": ["Embarrassing Bard", {"card": "Fummy", "flooped": True},
-                                                             "", ""], "deck": DECK},
-         "p1": {"creatures": ["Drooling Dude", "", "", ""]}},
+        {
+            "actions": 0,
+            "p0": {
+                "landscapes": BP,
+                "creatures": ["Embarrassing Bard", {"card": "Fummy", "flooped": True}, "", ""],
+                "deck": DECK,
+            },
+            "p1": {"creatures": ["Drooling Dude", "", "", ""]},
+        },
         {"floop": 1},
     ),
     "Unempty Coffin before a costly Creature": (
