@@ -180,8 +180,9 @@ class Game:
         self.holder = self.index % 2 if p.value_card >= 0 else -1
         lanes = range(N_LANES)
         self.cr_card = [[-1] * 4 for _ in range(2)]
-        for name in ("cr_owner", "cr_dmg", "cr_exh", "cr_floop", "cr_pdef", "cr_tatk", "cr_zazo", "cr_moved",
-                     "cr_entered", "cr_stolen", "cr_hit_by", "cr_atk", "cr_def", "bu_owner", "bu_exh", "land"):  # fmt: skip
+        zeroed = ("cr_owner", "cr_dmg", "cr_exh", "cr_floop", "cr_pdef", "cr_tatk", "cr_zazo", "cr_moved")
+        zeroed += ("cr_entered", "cr_stolen", "cr_hit_by", "cr_atk", "cr_def", "bu_owner", "bu_exh", "land")
+        for name in zeroed:
             setattr(self, name, [[0] * 4 for _ in range(2)])
         self.cr_copy = [[-1] * 4 for _ in range(2)]
         self.bu_card = [[-1] * 4 for _ in range(2)]
@@ -298,9 +299,9 @@ class Game:
         for m in (lane - 1, lane + 1):
             if 0 <= m < N_LANES:
                 d = self.cr_card[q][m]
-                if d >= 0 and self.cr_copy[q][m] < 0 and cards[d].au_to == AU_ADJACENT_OWN:
-                    if cards[d].au_stat == stat and land_ok(cards[c].land, cards[d].au_land):
-                        v += cards[d].au_amount
+                adjacent = d >= 0 and self.cr_copy[q][m] < 0 and cards[d].au_to == AU_ADJACENT_OWN
+                if adjacent and cards[d].au_stat == stat and land_ok(cards[c].land, cards[d].au_land):
+                    v += cards[d].au_amount
         u = self.bu_card[q][lane]
         if u >= 0 and cards[u].au_to == AU_OWN_IN_LANE and cards[u].au_stat == stat:
             v += cards[u].au_amount
@@ -1476,10 +1477,7 @@ class Game:
             return dealt * self.wt(p, W_FACE)
         back = max(self.cr_atk[1 - p][lane] + opp_delta, 0) * self.multiplier(1 - p, lane)
         opp_left = self.cr_def[1 - p][lane] - self.cr_dmg[1 - p][lane]
-        if dealt >= opp_left:
-            v = self.wt(p, W_KILL) + self.creature_value(p, 1 - p, lane)
-        else:
-            v = dealt * self.wt(p, W_HIT)
+        v = self.wt(p, W_KILL) + self.creature_value(p, 1 - p, lane) if dealt >= opp_left else dealt * self.wt(p, W_HIT)
         if back >= left:
             v -= self.wt(p, W_KILL) + self.cval(p, atk, left)
         else:
@@ -1551,10 +1549,7 @@ class Game:
         if self.cr_card[q][lane] < 0 or take <= 0:
             return 0.0
         left = self.cr_def[q][lane] - self.cr_dmg[q][lane]
-        if take >= left:
-            v = self.wt(p, W_KILL) + self.creature_value(p, q, lane)
-        else:
-            v = take * self.wt(p, W_HIT)
+        v = self.wt(p, W_KILL) + self.creature_value(p, q, lane) if take >= left else take * self.wt(p, W_HIT)
         return v if q != p else -v
 
     def atk_gain(self, p: int, q: int, lane: int, delta: int) -> float:

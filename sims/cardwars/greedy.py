@@ -102,7 +102,7 @@ def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
 
 @kernel
 def place_value(s, p: int, lane: int, c: int) -> float:
-    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (before its Actions; needs ``context``)."""
+    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``)."""
     b, sc = s.board, s.scratch
     atk, df = estimate(s, p, lane, c, Stat.ATK), estimate(s, p, lane, c, Stat.DEF)
     if df <= 0:
@@ -484,7 +484,6 @@ def best_of(s, p: int, n: int) -> int:
 def decide(s, who: int) -> int:
     """Return the greedy action of seat ``who`` (the decider) in position ``s``."""
     m = s.meta
-    work = s.scratch.work
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0
         for lane in range(N_LANES):

@@ -327,8 +327,9 @@ def test_planner_takes_the_mechanic_when_it_clearly_pays(name):
 
 
 def test_planner_sees_lethal_over_a_bigger_creature():
-    state = position({"p0": {"landscapes": CF, "hand": ["Drooling Dude", "Field of Nightmares"], "deck": []},
-                      "p1": {"hp": 3, "hand": ["Phyllis"] * 3, "creatures": ["Evil Eye"] * 4}}, bot="planner")  # fmt: skip
+    pos = {"p0": {"landscapes": CF, "hand": ["Drooling Dude", "Field of Nightmares"], "deck": []},
+           "p1": {"hp": 3, "hand": ["Phyllis"] * 3, "creatures": ["Evil Eye"] * 4}}  # fmt: skip
+    state = position(pos, bot="planner")
     assert decide(state, "planner") == expected(state, {"play": "Field of Nightmares"})
 
 

@@ -41,7 +41,8 @@ def test_arm_one_replaces_only_the_holders_copies(name):
     base = len(pool) - 1
     g0, g1 = arm0["games"], arm1["games"]
     assert np.array_equal(g0["first_seat"], g1["first_seat"])
-    assert np.array_equal(g0["deck_0"], g1["deck_0"]) and np.array_equal(g0["deck_1"], g1["deck_1"])
+    assert np.array_equal(g0["deck_0"], g1["deck_0"])
+    assert np.array_equal(g0["deck_1"], g1["deck_1"])
     for g in range(N):
         holder = g % 2
         with_card, swapped = rows(arm0["cards"], g, holder), rows(arm1["cards"], g, holder)
