@@ -1,0 +1,81 @@
+"""The deck-pairing matrix: metrics on known values, the chart, and the report section for any game naming decks."""
+
+import polars as pl
+import pytest
+
+from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_mover
+from balance.report.html import Charts
+from balance.report.matchups import matchups_section, plot_matchup_matrix
+
+
+def seats_and_games():
+    # game 0: a (seat 0) beats b; game 1: b (seat 0) beats a; game 2: a vs a, seat 1 wins; game 3: b vs a, a draw
+    seats = pl.DataFrame(
+        {
+            "game": [0, 0, 1, 1, 2, 2, 3, 3],
+            "seat": [0, 1, 0, 1, 0, 1, 0, 1],
+            "deck": ["a", "b", "b", "a", "a", "a", "b", "a"],
+            "won": [1, 0, 1, 0, 0, 1, 0, 0],
+        }
+    )
+    games = pl.DataFrame({"game": [0, 1, 2, 3], "first_seat": [0, 1, 1, 0], "winner": [0, 0, 1, -1]})
+    return seats.lazy(), games.lazy()
+
+
+def test_matchups_count_each_seat_against_the_other_deck():
+    seats, _ = seats_and_games()
+    df = deck_matchups(seats)
+    rows = {(r["deck"], r["opponent"]): (r["n"], r["wins"]) for r in df.iter_rows(named=True)}
+    assert rows == {("a", "b"): (3, 1), ("b", "a"): (3, 1), ("a", "a"): (2, 1)}
+    assert ((df["lo"] <= df["rate"]) & (df["rate"] <= df["hi"])).all()
+
+
+def test_first_mover_by_unordered_pairing_counts_decided_games():
+    seats, games = seats_and_games()
+    df = pairing_first_mover(seats, games)
+    rows = {(r["deck_a"], r["deck_b"]): (r["n_games"], r["n"], r["first_wins"]) for r in df.iter_rows(named=True)}
+    # a-b games 0, 1, 3: game 0 first seat 0 won; game 1 first seat 1, seat 0 won; game 3 drawn
+    assert rows == {("a", "a"): (1, 1, 1), ("a", "b"): (3, 2, 1)}
+
+
+def test_only_text_decks_per_seat_qualify():
+    assert has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": ["x"], "won": [0]}))
+    assert not has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": [[3, 4]], "won": [0]}))
+    assert not has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "won": [0]}))
+    assert not has_matchups(None)
+
+
+def test_the_heat_map_draws_one_annotated_cell_per_pairing():
+    seats, _ = seats_and_games()
+    ax = plot_matchup_matrix(deck_matchups(seats))
+    assert len(ax.texts) == 3  # (b, b) never played: no cell text
+    assert "Win rate of the row deck" in ax.get_title(loc="left")
+    assert "4 games" in ax.get_title(loc="left")
+    assert ax.get_images()
+
+
+class _Run:
+    """A stand-in for ``balance.io.Run`` with the attributes the section reads."""
+
+    def __init__(self, seats, games, n_seats=2):
+        self.seats, self.games, self.n_seats = seats, games, n_seats
+
+
+def test_the_section_is_generic_and_skips_runs_without_decks(tmp_path):
+    seats, games = seats_and_games()
+    html = matchups_section(_Run(seats, games), Charts(tmp_path))
+    assert html is not None
+    assert 'id="matchups"' in html
+    assert "a vs b" in html
+    assert (tmp_path / "deck_matchups.png").exists()
+    no_decks = seats.drop("deck")
+    assert matchups_section(_Run(no_decks, games), Charts(tmp_path)) is None
+    assert matchups_section(_Run(seats, games, n_seats=1), Charts(tmp_path)) is None
+
+
+@pytest.mark.parametrize("name", ["<script>", "a&b"])
+def test_deck_names_are_escaped(tmp_path, name):
+    seats = pl.LazyFrame({"game": [0, 0], "seat": [0, 1], "deck": [name, "x"], "won": [1, 0]})
+    games = pl.LazyFrame({"game": [0], "first_seat": [0], "winner": [0]})
+    html = matchups_section(_Run(seats, games), Charts(tmp_path))
+    assert name not in html
