@@ -16,7 +16,7 @@ from sims.cardwars import actions as act
 from sims.cardwars import board as bd
 from sims.cardwars import bots as policies
 from sims.cardwars import flow, kernel
-from sims.cardwars.layout import NO_CARD, PENDING_SRC, ActionKind, Choice, Phase
+from sims.cardwars.layout import NO_CARD, PENDING_SRC, STATE_DTYPE, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Effect, EndReason, Landscape
 from sims.cardwars.weights import DEFAULTS
 from sims.core import Outcome, ScenarioError
@@ -84,7 +84,9 @@ def build(params, pool, data: Mapping[str, Any], source: str, weights: np.ndarra
         raise ctx.fail(f"position.{sorted(unknown)[0]}", f"unknown key; known: {', '.join(sorted(known))}")
     if weights is None:
         weights = np.zeros((2, 32))
-    state = kernel.prepare(pool.table, params, weights, np.zeros((2, 1), np.int16), 1)
+    # A jitted function returns plain structured elements; viewed as STATE_DTYPE (np.record)
+    # the state allows attribute access here too.
+    state = kernel.prepare(pool.table, params, weights, np.zeros((2, 1), np.int16), 1).view(STATE_DTYPE)
     s = state[0]
     seed = pos.get("seed", 1)
     flow.reset(s, 0, np.uint64(seed))
