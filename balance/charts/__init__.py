@@ -8,8 +8,8 @@ drawn in the style of ``balance.mplstyle``. Titles state ``n`` and the interval 
 
 Split by concept: :mod:`._base` (style, palette, axes, forest rows), :mod:`.games`
 (win rates, seat advantage, length, leads, tempo), :mod:`.cards`, :mod:`.compare`,
-:mod:`.solitaire` and :mod:`.lab` (card values, sweeps); everything public is re-exported here, so callers use
-``balance.charts.plot_x``.
+:mod:`.matchups`, :mod:`.solitaire` and :mod:`.lab` (card values, sweeps); everything
+public is re-exported here, so callers use ``balance.charts.plot_x``.
 """
 
 from balance.charts._base import GREY, PALETTE, PERSPECTIVE_LABELS, RATE_LABELS, STYLE, new_axes, palette
@@ -25,6 +25,7 @@ from balance.charts.games import (
     plot_win_rates,
 )
 from balance.charts.lab import plot_sweep_curve, plot_value_forest
+from balance.charts.matchups import plot_matchup_matrix
 from balance.charts.solitaire import plot_group_means, plot_level_progression, plot_step_outcomes
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "plot_lead_changes",
     "plot_lead_for_good",
     "plot_level_progression",
+    "plot_matchup_matrix",
     "plot_rank_shift",
     "plot_step_outcomes",
     "plot_steps_per_game",

@@ -3,9 +3,10 @@
 import polars as pl
 import pytest
 
+from balance.charts import plot_matchup_matrix
 from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_mover
 from balance.report.html import Charts
-from balance.report.matchups import matchups_section, plot_matchup_matrix
+from balance.report.matchups import matchups_section
 
 
 def seats_and_games():
