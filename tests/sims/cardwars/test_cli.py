@@ -1,4 +1,4 @@
-"""Card Wars through the command line: run (decks by name, every pairing, custom lists), report, compare, replay, scenario."""
+"""Card Wars through the CLI: run (decks by name, every pairing, custom lists), report, compare, replay, scenario."""
 
 from pathlib import Path
 
@@ -41,9 +41,9 @@ def test_two_starter_decks_by_name(tmp_path):
 
 
 def test_custom_deck_lists_from_a_file(tmp_path):
-    rows = ["deck,card,copies"] + [f"mine,{n},3" for n in ("Phyllis", "Evil Eye", "Sand Angel", "The Pig", "Cool Dog",
-                                                            "Dragon Claw", "Fummy", "Shark", "Gnome Snot", "Teleport",
-                                                            "Blood Fortress", "Celestial Castle", "Punk Cat")]  # fmt: skip
+    names = ("Phyllis", "Evil Eye", "Sand Angel", "The Pig", "Cool Dog", "Dragon Claw", "Fummy", "Shark",
+             "Gnome Snot", "Teleport", "Blood Fortress", "Celestial Castle", "Punk Cat")  # fmt: skip
+    rows = ["deck,card,copies"] + [f"mine,{n},3" for n in names]
     rows.append("mine,Husker Knight,1")
     decks = tmp_path / "decks.csv"
     decks.write_text("\n".join(rows) + "\n")
