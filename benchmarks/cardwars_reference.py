@@ -146,7 +146,7 @@ CARD_FIELDS_OUT = (
 
 
 def new_card_record() -> Tally:
-    """Return a cleared cards-table record (``flow.clear_card_record``)."""
+    """Return a cleared cards-table record (``setup.clear_card_record``)."""
     return Tally(
         won=0, in_opening_hand=0, first_drawn_turn=-1, first_played_turn=-1, times_played=0, copies=0,
         times_drawn=0, first_lane=0, damage_to_creatures=0, damage_to_hero=0, floops=0, times_died=0,
@@ -171,7 +171,7 @@ class Game:
     # -- state --------------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Empty everything (``flow.reset``) and seed the lanes."""
+        """Empty everything (``setup.reset``) and seed the lanes."""
         p = self.p
         self.turn = self.mover = self.first_seat = 0
         self.phase, self.actions = MAIN, 0
@@ -200,7 +200,7 @@ class Game:
         self.rng = Rng(self.seed, N_RNG)
 
     def clear_turn(self) -> None:
-        """Zero this turn's counters (``flow.clear_turn``)."""
+        """Zero this turn's counters (``setup.clear_turn``)."""
         self.spells, self.played_cr, self.entered, self.coffins = [0, 0], [0, 0], [0, 0], [0, 0]
         self.entered_land = [[0] * 7 for _ in range(2)]
         self.entered_lane = [[0] * 4 for _ in range(2)]
@@ -231,7 +231,7 @@ class Game:
         return n
 
     def count_of(self, kind: int, land: int, q: int, lane: int, c: int) -> int:
-        """Return what ``kind`` counts for card ``c`` of side ``q`` in ``lane`` (``board.count_of``)."""
+        """Return what ``kind`` counts for card ``c`` of side ``q`` in ``lane`` (``stats.count_of``)."""
         if kind == K_ONE:
             return 1
         if kind == K_OWN_LANDSCAPES:

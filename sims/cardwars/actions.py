@@ -11,6 +11,8 @@ An action is ``kind << 24 | src << 16 | a << 8 | b`` (``layout.ActionKind``).
 from sims.cardwars import board as bd
 from sims.cardwars import effects as fx
 from sims.cardwars import flow
+from sims.cardwars import options as opt
+from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, PENDING_SRC, ActionKind, Choice, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Landscape, LandscapeCheck, Part, SiloUnplayable
 from sims.core.jit import kernel
@@ -57,7 +59,7 @@ def paid_cost(s, p: int, c: int) -> int:
     k = s.cards[c]
     cost = k.cost
     if k.dc_on:
-        cost -= bd.row_value(s, k.dc_amount, k.dc_count, k.dc_land, k.dc_n, k.dc_mode, p, -1, c)
+        cost -= sx.row_value(s, k.dc_amount, k.dc_count, k.dc_land, k.dc_n, k.dc_mode, p, -1, c)
     if k.type == CardType.CREATURE:
         cost -= s.turnfx.coffins[p]
     return max(cost, 0)
@@ -75,7 +77,7 @@ def landscapes_ok(s, p: int, c: int, paid: int) -> bool:
         for lane in range(N_LANES):
             n += s.board.up[p, lane]
         return n >= need
-    return bd.count_landscapes(s, p, k.land) >= need
+    return sx.count_landscapes(s, p, k.land) >= need
 
 
 @kernel
@@ -87,7 +89,7 @@ def playable(s, p: int, c: int, free: bool) -> bool:
         return False
     if not landscapes_ok(s, p, c, paid):
         return False
-    if k.pf_on and bd.row_value(s, 1, k.pf_count, k.pf_land, k.pf_n, k.pf_mode, p, -1, c) == 0:
+    if k.pf_on and sx.row_value(s, 1, k.pf_count, k.pf_land, k.pf_n, k.pf_mode, p, -1, c) == 0:
         return False
     # the extra cost is paid on play (R7): Field Reaper needs another card to discard
     return not (k.xcost == Cost.DISCARD_CARD and s.piles.hand_n[p] < (1 if free else 2))
@@ -105,23 +107,23 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
     b = s.board
     sc = s.scratch
     if k.type == CardType.SPELL:
-        m = fx.options(s, p, -1, c, sc.opts, 0)
+        m = opt.options(s, p, -1, c, sc.opts, 0)
         for i in range(m):
-            n = fx.add(out, n, encode(ActionKind.PLAY, src, 0, sc.opts[i]))
+            n = opt.add(out, n, encode(ActionKind.PLAY, src, 0, sc.opts[i]))
         return n
     for lane in range(N_LANES):
         if k.type == CardType.BUILDING:
-            n = fx.add(out, n, encode(ActionKind.PLAY, src, lane, 0))
+            n = opt.add(out, n, encode(ActionKind.PLAY, src, lane, 0))
             continue
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue  # an exhausted Creature cannot be replaced (R8, E3)
-        subs = fx.enter_options(s, p, lane, c, sc.subs, 0)
+        subs = opt.enter_options(s, p, lane, c, sc.subs, 0)
         for i in range(subs):
             a = lane | (sc.subs[i] << 2)
             if k.xcost == Cost.DISCARD_CARD:
                 n = discard_choices(s, p, src, a, out, n)
             else:
-                n = fx.add(out, n, encode(ActionKind.PLAY, src, a, 0))
+                n = opt.add(out, n, encode(ActionKind.PLAY, src, a, 0))
     return n
 
 
@@ -132,7 +134,7 @@ def discard_choices(s, p: int, src: int, a: int, out, n: int) -> int:
     for i in range(pl.hand_n[p]):
         if i == src or seen_before(s, p, i, src):
             continue
-        n = fx.add(out, n, encode(ActionKind.PLAY, src, a, i))
+        n = opt.add(out, n, encode(ActionKind.PLAY, src, a, i))
     return n
 
 
@@ -173,16 +175,16 @@ def use_options(s, p: int, slot: int, kind: int, out, n: int) -> int:
             return n
     else:
         c = b.cr_card[p, lane] if slot < N_LANES else b.bu_card[p, lane]
-        if c < 0 or s.cards[c].trigger != Part.ACTIVATE or (slot < N_LANES and not bd.abilities_on(s, p, lane)):
+        if c < 0 or s.cards[c].trigger != Part.ACTIVATE or (slot < N_LANES and not sx.abilities_on(s, p, lane)):
             return n
     if s.cards[c].act_cost > s.meta.actions:
         return n
-    m = fx.options(s, p, lane, c, s.scratch.opts, 0)
+    m = opt.options(s, p, lane, c, s.scratch.opts, 0)
     for cost in range(N_LANES if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE else 1):
         if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE and b.cr_card[p, cost] < 0:
             continue
         for i in range(m):
-            n = fx.add(out, n, encode(kind, slot, cost, s.scratch.opts[i]))
+            n = opt.add(out, n, encode(kind, slot, cost, s.scratch.opts[i]))
     return n
 
 
@@ -195,15 +197,15 @@ def legal_actions(s, out) -> int:
     if m.phase == Phase.FIGHT:
         for lane in range(N_LANES):
             if flow.can_fight(s, p, lane):
-                n = fx.add(out, n, encode(ActionKind.FIGHT, lane, 0, 0))
+                n = opt.add(out, n, encode(ActionKind.FIGHT, lane, 0, 0))
         return n
     if m.phase == Phase.CHOOSE:
         return choice_actions(s, out)
     if m.phase != Phase.MAIN:
         return 0
-    n = fx.add(out, n, encode(ActionKind.END, 0, 0, 0))
+    n = opt.add(out, n, encode(ActionKind.END, 0, 0, 0))
     if m.actions > 0 and s.piles.deck_n[p] > 0:
-        n = fx.add(out, n, encode(ActionKind.DRAW, 0, 0, 0))  # R20: never from an empty deck
+        n = opt.add(out, n, encode(ActionKind.DRAW, 0, 0, 0))  # R20: never from an empty deck
     for i in range(s.piles.hand_n[p]):
         if not seen_before(s, p, i, -1):
             n = play_options(s, p, i, s.piles.hand[p, i], out, n)
@@ -220,20 +222,20 @@ def choice_actions(s, out) -> int:
     q = m.decider
     n = 0
     if m.pending == Choice.MULLIGAN:
-        n = fx.add(out, n, encode(ActionKind.CHOOSE, 0, 0, 0))
-        return fx.add(out, n, encode(ActionKind.CHOOSE, 1, 0, 0))
+        n = opt.add(out, n, encode(ActionKind.CHOOSE, 0, 0, 0))
+        return opt.add(out, n, encode(ActionKind.CHOOSE, 1, 0, 0))
     if m.pending == Choice.MUMMY:
-        n = fx.add(out, n, encode(ActionKind.CHOOSE, 0, 0, 0))
+        n = opt.add(out, n, encode(ActionKind.CHOOSE, 0, 0, 0))
         land = s.cards[s.board.cr_card[q, m.sot_lane]].e1_land
         for lane in range(N_LANES):
             d = s.board.cr_card[q, lane]
             if d >= 0 and lane != m.sot_lane and s.cards[d].land == land:
-                n = fx.add(out, n, encode(ActionKind.CHOOSE, 1 + lane, 0, 0))
+                n = opt.add(out, n, encode(ActionKind.CHOOSE, 1 + lane, 0, 0))
         return n
     if m.pending == Choice.DISCARD:
         for i in range(s.piles.hand_n[q]):
             if not seen_before(s, q, i, -1):
-                n = fx.add(out, n, encode(ActionKind.CHOOSE, i, 0, 0))
+                n = opt.add(out, n, encode(ActionKind.CHOOSE, i, 0, 0))
         return n
     if m.pending == Choice.OGRE:
         for k in range(m.reveal_n):
@@ -241,7 +243,7 @@ def choice_actions(s, out) -> int:
             for j in range(k):
                 dup = dup or m.reveal[j] == m.reveal[k]
             if not dup:
-                n = fx.add(out, n, encode(ActionKind.CHOOSE, k, 0, 0))
+                n = opt.add(out, n, encode(ActionKind.CHOOSE, k, 0, 0))
         return n
     return play_options(s, q, PENDING_SRC, m.pend_card, out, n)  # Choice.SILO
 
@@ -323,8 +325,8 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
         own = m == lane and d == c
         if own and (tr == Part.ENTERS or tr == Part.ANY_ENTERS) and not bd.suppressed(s, p, lane):
             bd.queue_trigger(s, c, p, lane, owner, choice, tgt)
-        elif not own and bd.abilities_on(s, p, m):
-            ally = tr == Part.ALLY_ENTERS and bd.land_ok(s.cards[c].land, s.cards[d].tland)
+        elif not own and sx.abilities_on(s, p, m):
+            ally = tr == Part.ALLY_ENTERS and sx.land_ok(s.cards[c].land, s.cards[d].tland)
             if tr == Part.ANY_ENTERS or ally:
                 bd.queue_trigger(s, d, p, m, b.cr_owner[p, m], 0, 0)
     bd.close_batch(s)
@@ -361,7 +363,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         fx.run_queue(s)
         if m.phase == Phase.OVER:
             return
-    bd.refresh(s)
+    sx.refresh(s)
     fx.resolve_all(s, p, lane, used, owner, a, tgt)
 
 

@@ -1,9 +1,9 @@
-"""Effects: resolving a card's effect rows, and the targets each one may take (R13, R15).
+"""Effects: resolving a card's effect rows (the targets each may take: ``options.py``, R13, R15).
 
 ``resolve_all(s, p, lane, c, owner, choice, tgt)`` resolves card ``c``'s two effect rows
 for its controller ``p`` (``lane`` = where it is, -1 for a Spell). ``choice`` is the
 enters-play choice packed into a PLAY action (or a Floop's cost choice), ``tgt`` the target
-code of the action (``options`` lists the legal ones). Triggered effects reach it through the trigger queue
+code of the action (``options.options`` lists the legal ones). Triggered effects reach it through the trigger queue
 (``run_queue``); an action's own effect (a Spell, a Floop, an activation) directly. Target
 codes:
 
@@ -16,18 +16,9 @@ Every effect ends with ``board.settle`` (R12: deaths as soon as damage >= DEF).
 """
 
 from sims.cardwars import board as bd
-from sims.cardwars.layout import NO_CARD, NO_LANE, Choice, EventKind, Lane, Phase, Resume
-from sims.cardwars.state import (
-    N_LANES,
-    AdjacentTargets,
-    CardType,
-    Effect,
-    EmptyPick,
-    Part,
-    RepeatTargets,
-    Target,
-    TurnBonus,
-)
+from sims.cardwars import stats as sx
+from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
+from sims.cardwars.state import N_LANES, CardType, Effect, Target, TurnBonus
 from sims.core import rng
 from sims.core.jit import kernel
 from sims.core.piles import push, remove_at
@@ -70,7 +61,7 @@ def resolve_all(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int)
 @kernel
 def resolve(s, p, lane, c, owner, eff, target, amount, count, land, step, mode, choice, tgt) -> None:
     """Resolve one effect row in place; ``amount x factor(count)`` is its size (RULES.md §3)."""
-    v = bd.row_value(s, amount, count, land, step, mode, p, lane, c)
+    v = sx.row_value(s, amount, count, land, step, mode, p, lane, c)
     if eff == Effect.DAMAGE:
         damage(s, p, lane, c, owner, target, amount, v, tgt)
     elif eff == Effect.DRAW:
@@ -115,7 +106,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
             bd.destroy_creature(s, 1 - p, lane, p)
     elif eff == Effect.FLIP_DOWN:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice)
-        if m < N_LANES and b.up[q, m] and bd.land_ok(b.land[q, m], land):
+        if m < N_LANES and b.up[q, m] and sx.land_ok(b.land[q, m], land):
             flip(s, q, m, 0)
     elif eff == Effect.FLIP_UP:
         if tgt < N_LANES and not b.up[p, tgt]:
@@ -240,14 +231,7 @@ def turn_atk(s, p, lane, c, target, v, tgt) -> None:
     land = s.cards[c].e1_land
     for q in range(2):
         for m in range(N_LANES):
-            d = b.cr_card[q, m]
-            if d < 0:
-                continue
-            if target == Target.MOVED_CREATURES:
-                ok = b.cr_moved[q, m] > 0
-            else:
-                ok = q == p and (target == Target.OWN_CREATURES or bd.land_ok(s.cards[d].land, land))
-            if ok:
+            if sx.group_hit(s, p, q, m, target, land):
                 b.cr_tatk[q, m] += v
 
 
@@ -281,7 +265,7 @@ def picks(s, p: int, target: int, land: int, k: int) -> int:
         x = s.piles.disc[p, i]
         if target == Target.CREATURE_CARD and s.cards[x].type != CardType.CREATURE:
             continue
-        if not bd.land_ok(s.cards[x].land, land):
+        if not sx.land_ok(s.cards[x].land, land):
             continue
         if n == k:
             return i
@@ -430,210 +414,3 @@ def schoolhouse(s, p: int, lane: int) -> None:
     x = floop_creatures_in_discard(s, p, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
     b.cr_copy[p, lane] = x
     bd.log_event(s, EventKind.COPY, p, x, b.cr_card[p, lane], lane, 0)
-
-
-# -- targets (R13, R15) -----------------------------------------------------------------------
-
-
-@kernel
-def add(out, n: int, code: int) -> int:
-    """Write ``code`` at ``out[n]``; return ``n + 1``."""
-    out[n] = code
-    return n + 1
-
-
-@kernel
-def adjacent_sides(s, p: int) -> int:
-    """Return how many sides "a Creature in an adjacent Lane" reaches: 2 (both, R13) or 1 (own)."""
-    return 1 if s.params.adjacent_lane_targets == AdjacentTargets.OWN_SIDE else 2
-
-
-@kernel
-def options(s, p: int, lane: int, c: int, out, n: int) -> int:
-    """Append the legal target codes of card ``c``'s first effect, used from ``(p, lane)``, to ``out[n:]``.
-
-    Return the new length; an effect that needs a target and has none adds nothing, so it
-    cannot be used (R15). Untargeted effects add the single code 0 when usable.
-    """
-    k = s.cards[c]
-    eff, target = k.e1_effect, k.e1_target
-    b = s.board
-    if eff == Effect.MOVE_OWN:
-        for f in range(N_LANES):
-            for t in range(N_LANES):
-                if b.cr_card[p, f] >= 0 and b.cr_card[p, t] < 0:
-                    n = add(out, n, 4 * f + t)
-        return n
-    if eff == Effect.RECLAIM:
-        return reclaim_options(s, p, out, n)
-    if eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
-        return discard_options(s, p, eff, out, n)
-    if eff == Effect.SILO:
-        return add(out, n, 0) if s.piles.hand_n[1 - p] > 0 else n
-    if eff == Effect.SCHOOLHOUSE:
-        ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
-        return add(out, n, 0) if ok else n
-    if eff == Effect.RETURN_RANDOM and s.params.empty_pick == EmptyPick.FORBIDDEN:
-        return add(out, n, 0) if picks(s, p, target, k.e1_land, -1) > 0 else n
-    if eff == Effect.MOVE_INTO_LANE:
-        return creature_options(s, p, lane, c, target, out, n, True)
-    return target_options(s, p, lane, c, target, out, n)
-
-
-@kernel
-def target_options(s, p: int, lane: int, c: int, target: int, out, n: int) -> int:
-    """Append the codes of ``target`` (Target) for card ``c`` at ``(p, lane)``; see ``options``."""
-    b = s.board
-    k = s.cards[c]
-    if target == Target.OPPOSING_IN_LANE:
-        return add(out, n, 0) if b.cr_card[1 - p, lane] >= 0 else n
-    if target == Target.OWN_IN_LANE:
-        return add(out, n, 0) if b.cr_card[p, lane] >= 0 else n
-    if target == Target.BUILDING_IN_LANE:
-        for q in range(2):
-            if b.bu_card[q, lane] >= 0:
-                n = add(out, n, q)
-        return n
-    if target == Target.LANDSCAPE_IN_LANE:
-        for q in range(2):
-            if b.up[q, lane] and bd.land_ok(b.land[q, lane], k.e1_land):
-                n = add(out, n, q)
-        return n
-    if target == Target.OWN_FACE_DOWN or target == Target.OWN_LANDSCAPE:
-        for m in range(N_LANES):
-            down = target == Target.OWN_FACE_DOWN and not b.up[p, m]
-            if down or (target == Target.OWN_LANDSCAPE and b.up[p, m] and b.land[p, m] == k.e1_land):
-                n = add(out, n, m)
-        return n
-    if target == Target.DISTINCT_CREATURES:
-        return mask_options(s, p, lane, c, out, n)
-    chosen = target == Target.CREATURE or target == Target.CREATURE_IN_LANE or target == Target.OWN_LAND_CREATURE
-    if chosen or target == Target.LAND_CREATURE or target == Target.CREATURE_ADJACENT_LANE:
-        return creature_options(s, p, lane, c, target, out, n, False)
-    return add(out, n, 0)
-
-
-@kernel
-def creature_options(s, p: int, lane: int, c: int, target: int, out, n: int, into_lane: bool) -> int:
-    """Append the slots of the Creatures ``target`` may choose (``into_lane``: Woad Mobile Home's room check)."""
-    b = s.board
-    land = s.cards[c].e1_land
-    for q in range(2):
-        for m in range(N_LANES):
-            d = b.cr_card[q, m]
-            if d < 0:
-                continue
-            if target == Target.CREATURE_IN_LANE:
-                ok = m == lane
-            elif target == Target.OWN_LAND_CREATURE:
-                ok = q == p and bd.land_ok(s.cards[d].land, land)
-            elif target == Target.LAND_CREATURE:
-                ok = bd.land_ok(s.cards[d].land, land)
-            elif target == Target.CREATURE_ADJACENT_LANE:
-                ok = (m == lane - 1 or m == lane + 1) and (q == p or adjacent_sides(s, p) == 2)
-                ok = ok and (not into_lane or b.cr_card[q, lane] < 0)
-            else:
-                ok = True
-            if ok:
-                n = add(out, n, 4 * q + m)
-    return n
-
-
-@kernel
-def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
-    """Append Patchy the Pumpkin's target sets as slot masks (R15: mandatory repeats or up to)."""
-    b = s.board
-    k = s.cards[c]
-    avail = 0
-    for q in range(2):
-        for m in range(N_LANES):
-            if b.cr_card[q, m] >= 0:
-                avail |= 1 << (4 * q + m)
-    if avail == 0:
-        return n  # no target at all: cannot be used (R15)
-    creatures = popcount(avail)
-    times = bd.factor(bd.count_of(s, k.e1_count, k.e1_land, p, lane, c), k.e1_n, k.e1_mode)
-    want = min(times, creatures)
-    if want == 0:
-        return add(out, n, 0)  # no Cornfield: the Floop deals nothing
-    for mask in range(1, 256):
-        if mask & ~avail:
-            continue
-        size = popcount(mask)
-        if size == want or (s.params.repeat_targets == RepeatTargets.UP_TO and size < want):
-            n = add(out, n, mask)
-    return n
-
-
-@kernel
-def popcount(x: int) -> int:
-    """Return the number of set bits of ``x``."""
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@kernel
-def reclaim_options(s, p: int, out, n: int) -> int:
-    """Append Reclaim Landscape's codes: each face-down Landscape or none, times each Building move or none."""
-    b = s.board
-    for up in range(N_LANES + 1):
-        if up < N_LANES and b.up[p, up]:
-            continue
-        for mv in range(NO_MOVE + 1):
-            if mv < NO_MOVE and (b.bu_card[p, mv >> 2] < 0 or b.bu_card[p, mv & 3] >= 0):
-                continue
-            n = add(out, n, 17 * up + mv)
-    return n
-
-
-@kernel
-def discard_options(s, p: int, eff: int, out, n: int) -> int:
-    """Append the discard-pile indexes a chosen-card effect may take (one per distinct card)."""
-    pl = s.piles
-    start = n
-    for i in range(pl.disc_n[p]):
-        x = pl.disc[p, i]
-        ok = s.cards[x].cost == 0 if eff == Effect.RETURN_COST0 else s.cards[x].type == CardType.SPELL
-        for j in range(i):
-            if pl.disc[p, j] == x:
-                ok = False
-        if ok:
-            n = add(out, n, i)
-    if n == start and s.params.empty_pick == EmptyPick.ALLOWED:
-        return add(out, n, 255)  # nothing to take: usable, does nothing (RULES.md §8 Q1)
-    return n
-
-
-@kernel
-def enter_options(s, p: int, lane: int, c: int, out, n: int) -> int:
-    """Append the enters-play choices of Creature ``c`` entering ``(p, lane)`` (always at least one)."""
-    k = s.cards[c]
-    b = s.board
-    start = n
-    if k.trigger == Part.ENTERS:
-        eff = k.e1_effect
-        if eff == Effect.READY_FLOOPED:
-            for m in range(N_LANES):
-                if m != lane and b.cr_card[p, m] >= 0 and b.cr_floop[p, m]:
-                    n = add(out, n, m)
-            n = add(out, n, NO_LANE)
-        elif eff == Effect.BOUNCE:
-            n = add(out, n, 0)
-            if b.cr_card[1 - p, lane] >= 0:
-                n = add(out, n, 1)
-            n = add(out, n, 2)
-        elif eff == Effect.FIELD_REAPER:
-            for d in range(2):
-                m = lane - 1 if d == 0 else lane + 1
-                if 0 <= m < N_LANES and b.cr_card[p, m] < 0:
-                    n = add(out, n, d)
-        elif eff == Effect.FLIP_DOWN:
-            for m in range(N_LANES):
-                if b.up[p, m] and b.land[p, m] == k.e1_land:
-                    n = add(out, n, m)
-    if n == start:  # no choice to make (Husker Worm without a face-up Cornfield: none)
-        n = add(out, n, NO_LANE if k.trigger == Part.ENTERS and k.e1_effect == Effect.FLIP_DOWN else 0)
-    return n

@@ -12,10 +12,12 @@ import numpy as np
 
 from sims.cardwars import bots as policies
 from sims.cardwars.actions import apply_action, legal_actions
-from sims.cardwars.board import refresh, settle  # noqa: F401
-from sims.cardwars.flow import begin_turn, end_turn, lay_out_starters, record_turn, set_up  # noqa: F401
+from sims.cardwars.board import settle  # noqa: F401
+from sims.cardwars.flow import begin_turn, end_turn, record_turn, set_up  # noqa: F401
 from sims.cardwars.layout import STATE_DTYPE, Phase
+from sims.cardwars.setup import lay_out_starters
 from sims.cardwars.state import N_LANES, N_TYPES, DeckBuilder, DeckName, EndReason, FirstPlayer, Landscape
+from sims.cardwars.stats import refresh  # noqa: F401  (kernel.refresh: scenarios)
 from sims.core import rng
 from sims.core.driver import audit, logged_events
 from sims.core.jit import kernel

@@ -14,7 +14,7 @@ record assignment each.
 
 Sides are seats ``q`` in {0, 1}; lanes ``0..3`` on both sides (lane ``i`` faces lane ``i``;
 RULES.md numbers them 1-4). A Creature slot of the board holds its card, owner, damage and
-turn state, plus its current ATK/DEF as last computed by ``board.refresh`` (R12: after
+turn state, plus its current ATK/DEF as last computed by ``stats.refresh`` (R12: after
 every event). Ordered piles are id rows plus lengths; a deck's top is its last entry.
 """
 

@@ -15,8 +15,8 @@ Truth's copy: RULES.md §9).
 import numpy as np
 
 from sims.cardwars import actions as act
-from sims.cardwars import board as bd
-from sims.cardwars import greedy
+from sims.cardwars import greedy, values
+from sims.cardwars import stats as sx
 from sims.cardwars.layout import N_RNG, Lane, Phase
 from sims.cardwars.state import N_LANES
 from sims.cardwars.weights import W
@@ -46,20 +46,20 @@ def evaluate(s, p: int) -> float:
     m, b = s.meta, s.board
     if m.phase == Phase.OVER:
         if m.winner == p:
-            return greedy.wt(s, p, W.WIN)
-        return -greedy.wt(s, p, W.WIN) if m.winner == 1 - p else 0.0
-    v = greedy.wt(s, p, W.HP) * (b.hp[p] - b.hp[1 - p])
-    threat = greedy.wt(s, p, W.THREAT)
+            return values.wt(s, p, W.WIN)
+        return -values.wt(s, p, W.WIN) if m.winner == 1 - p else 0.0
+    v = values.wt(s, p, W.HP) * (b.hp[p] - b.hp[1 - p])
+    threat = values.wt(s, p, W.THREAT)
     for lane in range(N_LANES):
-        v += greedy.creature_value(s, p, p, lane) - greedy.creature_value(s, p, 1 - p, lane)
+        v += values.creature_value(s, p, p, lane) - values.creature_value(s, p, 1 - p, lane)
         if b.cr_card[1 - p, lane] >= 0 and b.cr_card[p, lane] < 0:
-            v -= threat * bd.damage_dealt(s, 1 - p, lane)
+            v -= threat * sx.damage_dealt(s, 1 - p, lane)
         if b.cr_card[p, lane] >= 0 and b.cr_card[1 - p, lane] < 0:
-            v += 0.5 * threat * bd.damage_dealt(s, p, lane)
+            v += 0.5 * threat * sx.damage_dealt(s, p, lane)
         mine, theirs = 1 if b.bu_card[p, lane] >= 0 else 0, 1 if b.bu_card[1 - p, lane] >= 0 else 0
-        v += greedy.wt(s, p, W.BUILDING) * (mine - theirs)
-        v += greedy.wt(s, p, W.LAND) * (int(b.up[p, lane]) - int(b.up[1 - p, lane]))
-    v += greedy.wt(s, p, W.CARD) * (s.piles.hand_n[p] - s.piles.hand_n[1 - p])
+        v += values.wt(s, p, W.BUILDING) * (mine - theirs)
+        v += values.wt(s, p, W.LAND) * (int(b.up[p, lane]) - int(b.up[1 - p, lane]))
+    v += values.wt(s, p, W.CARD) * (s.piles.hand_n[p] - s.piles.hand_n[1 - p])
     return v
 
 

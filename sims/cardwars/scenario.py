@@ -15,7 +15,7 @@ import numpy as np
 from sims.cardwars import actions as act
 from sims.cardwars import board as bd
 from sims.cardwars import bots as policies
-from sims.cardwars import flow, kernel
+from sims.cardwars import flow, kernel, setup
 from sims.cardwars.layout import NO_CARD, PENDING_SRC, STATE_DTYPE, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Effect, EndReason, Landscape
 from sims.cardwars.weights import DEFAULTS
@@ -89,7 +89,7 @@ def build(params, pool, data: Mapping[str, Any], source: str, weights: np.ndarra
     state = kernel.prepare(pool.table, params, weights, np.zeros((2, 1), np.int16), 1).view(STATE_DTYPE)
     s = state[0]
     seed = pos.get("seed", 1)
-    flow.reset(s, 0, np.uint64(seed))
+    setup.reset(s, 0, np.uint64(seed))
     m = s.meta
     m.mover = pos.get("mover", 0)
     m.turn = pos.get("turn", 3)
@@ -151,7 +151,7 @@ def _build_seat(s, q: int, seat: Mapping[str, Any], ctx: _Ctx, where: str) -> No
     for c in owned:  # a card row for each card the seat owns, so effects are tallied
         r = s.tally.cards[q, c]
         if r.copies == 0:
-            flow.clear_card_record(r, 0, q, c)
+            setup.clear_card_record(r, 0, q, c)
         r.copies += 1
 
 

@@ -237,7 +237,7 @@ class Count(IntEnum):
 
 
 class AuraTo(IntEnum):
-    """Which Creatures an AURA row reaches (the last two reach anywhere: ``board.refresh`` scans for them)."""
+    """Which Creatures an AURA row reaches (the last two reach anywhere: ``stats.refresh`` scans for them)."""
 
     NONE = 0
     ADJACENT_OWN = 1  # your Creatures in Lanes adjacent to it (X-Large Spirit Soldier)

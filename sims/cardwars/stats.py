@@ -1,0 +1,286 @@
+"""Counts and current stats: what a count (abilities.csv ``count``) is, and each Creature's ATK/DEF (R12).
+
+``refresh`` recomputes every Creature's ATK and DEF from the printed stats, its own STAT rows, the
+auras of other cards and the turn's bonuses; ``board.settle`` runs it before deaths.
+"""
+
+from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
+from sims.core.jit import kernel
+
+ANY = int(Landscape.ANY)
+
+
+@kernel
+def land_ok(card_land: int, filt: int) -> bool:
+    """Return True if a card of Landscape ``card_land`` passes filter ``filt`` (Rainbow is no type, R7)."""
+    return filt == ANY or card_land == filt
+
+
+@kernel
+def count_landscapes(s, q: int, land: int) -> int:
+    """Return the face-up Landscapes of type ``land`` on side ``q`` (face-down ones have no type, R7)."""
+    n = 0
+    for lane in range(N_LANES):
+        n += s.board.up[q, lane] and s.board.land[q, lane] == land
+    return n
+
+
+@kernel
+def count_types(s, q: int) -> int:
+    """Return how many different face-up Landscape types side ``q`` controls (E7)."""
+    seen = 0
+    for lane in range(N_LANES):
+        if s.board.up[q, lane]:
+            seen |= 1 << s.board.land[q, lane]
+    n = 0
+    while seen:
+        n += seen & 1
+        seen >>= 1
+    return n
+
+
+@kernel
+def count_creatures(s, q: int, land: int, skip_lane: int) -> int:
+    """Return side ``q``'s Creatures of ``land`` (Rainbow never a type), leaving out lane ``skip_lane``."""
+    n = 0
+    for lane in range(N_LANES):
+        c = s.board.cr_card[q, lane]
+        if c >= 0 and lane != skip_lane and land_ok(s.cards[c].land, land):
+            n += 1
+    return n
+
+
+@kernel
+def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
+    """Return what ``kind`` (Count) counts for card ``c`` of side ``q`` in ``lane`` (-1: not on the board)."""
+    b = s.board
+    if kind == Count.ONE:
+        return 1
+    if kind == Count.OWN_LANDSCAPES:
+        return count_landscapes(s, q, land)
+    if kind == Count.ALL_LANDSCAPES:
+        return count_landscapes(s, 0, land) + count_landscapes(s, 1, land)
+    if kind == Count.ADJACENT_LANDSCAPES:
+        n = 0
+        for m in (lane - 1, lane + 1):
+            if 0 <= m < N_LANES and b.up[q, m] and b.land[q, m] == land:
+                n += 1
+        return n
+    if kind == Count.LANDSCAPE_TYPES:
+        return count_types(s, q)
+    if kind == Count.OWN_OTHER_CREATURES:
+        return count_creatures(s, q, land, lane)
+    if kind == Count.OWN_LAND_CREATURES:
+        return count_creatures(s, q, land, -1)
+    if kind == Count.OWN_COPIES:
+        n = 0
+        for m in range(N_LANES):
+            n += b.cr_card[q, m] == c
+        return n
+    if kind == Count.OWN_FLOOPED:
+        n = 0
+        for m in range(N_LANES):
+            n += b.cr_card[q, m] >= 0 and b.cr_floop[q, m] > 0
+        return n
+    if kind == Count.OWN_DISCARD:
+        return s.piles.disc_n[q]
+    if kind == Count.OPPONENT_HAND:
+        return s.piles.hand_n[1 - q]
+    if kind == Count.OPPOSING_IN_LANE:
+        return 1 if 0 <= lane < N_LANES and b.cr_card[1 - q, lane] >= 0 else 0
+    if kind == Count.OWN_SPELLS_THIS_TURN:
+        return s.turnfx.spells[q]
+    return _count_turn(s, kind, land, q, lane, c)
+
+
+@kernel
+def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
+    """Return the counts about this turn's entries, empty lanes and Buildings (see ``count_of``)."""
+    b, t = s.board, s.turnfx
+    if kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
+        if s.meta.mover != q:
+            return 0  # "during your turn": nothing on the opponent's turn
+        n = t.entered[q] if land == ANY else t.entered_land[q, land]
+        if 0 <= lane < N_LANES and b.cr_entered[q, lane] == s.meta.turn and land_ok(s.cards[c].land, land):
+            n -= 1  # "other": not itself
+        return n
+    if kind == Count.OWN_EMPTY_LANES:
+        n = 0
+        for m in range(N_LANES):
+            n += b.cr_card[q, m] < 0
+        return n
+    if kind == Count.ENTERED_THIS_TURN:
+        return t.entered[0] + t.entered[1]
+    if kind == Count.ADJACENT_ENTERED:
+        n = 0
+        for m in (lane - 1, lane + 1):
+            if 0 <= m < N_LANES:
+                n += t.entered_lane[q, m]
+        return n
+    if kind == Count.OWN_BUILDINGS_IN_LANE:
+        return 1 if 0 <= lane < N_LANES and b.bu_card[q, lane] >= 0 else 0
+    if kind == Count.OWN_CREATURES_PLAYED:
+        return t.played_cr[q]
+    return 0
+
+
+@kernel
+def factor(n: int, step: int, mode: int) -> int:
+    """Return the multiplier of a count: ``n // step`` (per), or 1/0 by the threshold ``step``."""
+    if mode == Mode.PER:
+        return n // step
+    if mode == Mode.AT_LEAST:
+        return 1 if n >= step else 0
+    return 1 if n <= step else 0
+
+
+@kernel
+def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int, lane: int, c: int) -> int:
+    """Return ``amount x factor(count)`` of one abilities.csv row for card ``c`` of side ``q`` in ``lane``."""
+    if amount == 0:
+        return 0
+    return amount * factor(count_of(s, kind, land, q, lane, c), step, mode)
+
+
+@kernel
+def abilities_on(s, q: int, lane: int) -> bool:
+    """Return True unless the Creature at ``(q, lane)`` lost its abilities to Schoolhouse this turn."""
+    return s.board.cr_copy[q, lane] < 0
+
+
+@kernel
+def own_stat(s, q: int, lane: int, c: int, stat: int) -> int:
+    """Return the bonus of card ``c``'s own STAT rows for ``stat`` at ``(q, lane)``."""
+    k = s.cards[c]
+    v = 0
+    if k.s1_stat == stat:
+        v += row_value(s, k.s1_amount, k.s1_count, k.s1_land, k.s1_n, k.s1_mode, q, lane, c)
+    if k.s2_stat == stat:
+        v += row_value(s, k.s2_amount, k.s2_count, k.s2_land, k.s2_n, k.s2_mode, q, lane, c)
+    return v
+
+
+@kernel
+def aura_bonus(s, q: int, lane: int, c: int, stat: int, glob: bool) -> int:
+    """Return what other cards' AURA rows give the Creature ``c`` at ``(q, lane)`` for ``stat``.
+
+    ``glob``: some Creature in play gives an aura to Creatures anywhere (Punk Cat, Shark);
+    without one the scan over the board is skipped.
+    """
+    b = s.board
+    v = 0
+    for m in (lane - 1, lane + 1):  # X-Large Spirit Soldier: adjacent, own side only (R13)
+        if 0 <= m < N_LANES:
+            d = b.cr_card[q, m]
+            adjacent = d >= 0 and b.cr_copy[q, m] < 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN
+            if adjacent and s.cards[d].au_stat == stat and land_ok(s.cards[c].land, s.cards[d].au_land):
+                v += s.cards[d].au_amount
+    u = b.bu_card[q, lane]
+    if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE and s.cards[u].au_stat == stat:
+        v += s.cards[u].au_amount
+    if not glob:
+        return v
+    entered = b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
+    for r in range(2):  # Punk Cat (any side), Shark (own side)
+        for m in range(N_LANES):
+            d = b.cr_card[r, m]
+            if d < 0 or b.cr_copy[r, m] >= 0 or s.cards[d].au_stat != stat:
+                continue
+            to = s.cards[d].au_to
+            moved = to == AuraTo.MOVED_CREATURES and b.cr_moved[q, lane]  # Punk Cat
+            shark = to == AuraTo.OWN_ENTERED_THIS_TURN and r == q and entered  # Shark
+            if moved or (shark and land_ok(s.cards[c].land, s.cards[d].au_land)):
+                v += s.cards[d].au_amount
+    return v
+
+
+@kernel
+def group_hit(s, p: int, q: int, lane: int, target: int, land: int) -> bool:
+    """Return True if seat ``p``'s ATK-this-turn group effect (``target``, ``land``) reaches ``(q, lane)``."""
+    d = s.board.cr_card[q, lane]
+    if d < 0:
+        return False
+    if target == Target.MOVED_CREATURES:
+        return s.board.cr_moved[q, lane] > 0
+    return q == p and (target == Target.OWN_CREATURES or land_ok(s.cards[d].land, land))
+
+
+@kernel
+def spell_bonus(s, q: int, lane: int, c: int) -> int:
+    """Return the continuous "this turn" Spell bonuses on the Creature ``c`` at ``(q, lane)`` (RULES.md §8 Q2)."""
+    v = 0
+    for r in range(2):
+        for k in range(s.turnfx.aura_n[r]):
+            sc = s.cards[s.turnfx.aura_card[r, k]]
+            target = sc.e1_target
+            hit = (target == Target.OWN_CREATURES and r == q) or (
+                target == Target.MOVED_CREATURES and s.board.cr_moved[q, lane]
+            )
+            hit = hit or (target == Target.OWN_LAND_CREATURES and r == q and land_ok(s.cards[c].land, sc.e1_land))
+            if hit:
+                v += row_value(s, sc.e1_amount, sc.e1_count, sc.e1_land, sc.e1_n, sc.e1_mode, r, -1, c)
+    return v
+
+
+@kernel
+def refresh(s) -> None:
+    """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12).
+
+    ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
+    its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
+    rows. A first pass finds which kinds of aura are in play, so the scans they need are
+    skipped when none is (the common case).
+    """
+    b, t = s.board, s.turnfx
+    glob = False  # Punk Cat, Shark: auras that reach anywhere
+    adj = False  # X-Large Spirit Soldier: auras to neighbours
+    for q in range(2):
+        for lane in range(N_LANES):
+            d = b.cr_card[q, lane]
+            if d >= 0:
+                to = s.cards[d].au_to
+                glob = glob or to >= AuraTo.OWN_ENTERED_THIS_TURN
+                adj = adj or to == AuraTo.ADJACENT_OWN
+    spells = t.aura_n[0] + t.aura_n[1] > 0
+    for q in range(2):
+        for lane in range(N_LANES):
+            c = b.cr_card[q, lane]
+            if c < 0:
+                continue
+            k = s.cards[c]
+            atk = k.atk + b.cr_tatk[q, lane]
+            df = k.def_ + b.cr_pdef[q, lane]
+            if adj or glob:
+                atk += aura_bonus(s, q, lane, c, Stat.ATK, glob)
+                df += aura_bonus(s, q, lane, c, Stat.DEF, glob)
+            else:  # only a Building's aura can apply
+                u = b.bu_card[q, lane]
+                if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
+                    if s.cards[u].au_stat == Stat.ATK:
+                        atk += s.cards[u].au_amount
+                    elif s.cards[u].au_stat == Stat.DEF:
+                        df += s.cards[u].au_amount
+            if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
+                atk += own_stat(s, q, lane, c, Stat.ATK)
+                df += own_stat(s, q, lane, c, Stat.DEF)
+            if b.cr_zazo[q, lane]:
+                atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
+            if spells:
+                atk += spell_bonus(s, q, lane, c)
+            b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
+
+
+@kernel
+def multiplier(s, q: int, lane: int) -> int:
+    """Return 3 for Immortal Maize Walker on a face-up Cornfield (R22), else 1."""
+    b = s.board
+    k = s.cards[b.cr_card[q, lane]]
+    on = k.special == Special.TRIPLE_ON_CORNFIELD and abilities_on(s, q, lane)
+    return 3 if on and b.up[q, lane] and b.land[q, lane] == k.sp_land else 1
+
+
+@kernel
+def damage_dealt(s, q: int, lane: int) -> int:
+    """Return the damage the Creature at ``(q, lane)`` deals in a fight: ATK (0 if negative) x multiplier."""
+    atk = s.board.cr_atk[q, lane]
+    return atk * multiplier(s, q, lane) if atk > 0 else 0

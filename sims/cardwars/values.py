@@ -1,0 +1,109 @@
+"""What the greedy bot's valuations share: weights, a Creature's worth, a fight's worth, placing a Creature.
+
+Values are in "cards" (``BotParams``); see ``greedy.py``.
+"""
+
+from sims.cardwars import flow
+from sims.cardwars import stats as sx
+from sims.cardwars.state import CardType, Count, Effect, Part, Special, Stat
+from sims.cardwars.weights import W
+from sims.core.jit import kernel
+
+NEG = -1e9
+
+
+@kernel
+def wt(s, p: int, i: int) -> float:
+    """Return seat ``p``'s weight ``i`` (W)."""
+    return s.scratch.weights[p, i]
+
+
+@kernel
+def cval(s, p: int, atk: int, left: int) -> float:
+    """Return seat ``p``'s value of a Creature with ATK ``atk`` and DEF left ``left``."""
+    return wt(s, p, W.ATK) * max(atk, 0) + wt(s, p, W.DEF) * max(left, 0) + wt(s, p, W.BODY)
+
+
+@kernel
+def creature_value(s, p: int, q: int, lane: int) -> float:
+    """Return seat ``p``'s value of the Creature at ``(q, lane)`` (0 if none)."""
+    b = s.board
+    if b.cr_card[q, lane] < 0:
+        return 0.0
+    return cval(s, p, b.cr_atk[q, lane], b.cr_def[q, lane] - b.cr_dmg[q, lane])
+
+
+@kernel
+def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta: int) -> float:
+    """Return seat ``p``'s value of its Creature (ATK ``atk``, DEF left ``left``) fighting in ``lane`` now.
+
+    ``opp_delta`` changes the opposing Creature's ATK (Uni-Knight's -10).
+    """
+    b = s.board
+    dealt = max(atk, 0) * mult
+    if b.cr_card[1 - p, lane] < 0:
+        return dealt * wt(s, p, W.FACE)
+    back = max(b.cr_atk[1 - p, lane] + opp_delta, 0) * sx.multiplier(s, 1 - p, lane)
+    opp_left = b.cr_def[1 - p, lane] - b.cr_dmg[1 - p, lane]
+    v = wt(s, p, W.KILL) + creature_value(s, p, 1 - p, lane) if dealt >= opp_left else dealt * wt(s, p, W.HIT)
+    if back >= left:
+        v -= wt(s, p, W.KILL) + cval(s, p, atk, left)
+    else:
+        v -= back * wt(s, p, W.HIT)
+    return v
+
+
+@kernel
+def current_fight(s, p: int, lane: int) -> float:
+    """Return the value of seat ``p``'s Creature in ``lane`` fighting this turn (0 if it cannot)."""
+    b = s.board
+    if flow.first_turn_rule(s) or not flow.can_fight(s, p, lane):
+        return 0.0
+    return fight_value(
+        s, p, lane, b.cr_atk[p, lane], b.cr_def[p, lane] - b.cr_dmg[p, lane], sx.multiplier(s, p, lane), 0
+    )
+
+
+@kernel
+def static_value(s, p: int, c: int) -> float:
+    """Return seat ``p``'s value of card ``c`` out of play (discards, Ogre Gas)."""
+    k = s.cards[c]
+    if k.type == CardType.CREATURE:
+        return cval(s, p, k.atk, k.def_) + 0.5 * (k.trigger != Part.NONE)
+    if k.type == CardType.BUILDING:
+        return wt(s, p, W.BUILDING)
+    return wt(s, p, W.CARD) * (1 + (k.e1_amount if k.e1_effect == Effect.DRAW else 0))  # Gnome Snot: 3 cards
+
+
+@kernel
+def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
+    """Return card ``c``'s ATK or DEF if it entered ``(p, lane)`` now (its own rows and others' auras)."""
+    k = s.cards[c]
+    v = (k.atk if stat == Stat.ATK else k.def_) + sx.aura_bonus(s, p, lane, c, stat, False)
+    if k.s1_stat != Stat.NONE:
+        v += sx.own_stat(s, p, lane, c, stat)
+    if k.s1_stat == stat and k.s1_count == Count.OWN_COPIES:
+        v += k.s1_amount  # itself included
+    return v
+
+
+@kernel
+def place_value(s, p: int, lane: int, c: int) -> float:
+    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``)."""
+    b, sc = s.board, s.scratch
+    atk, df = estimate(s, p, lane, c, Stat.ATK), estimate(s, p, lane, c, Stat.DEF)
+    if df <= 0:
+        return NEG  # it would die at once (Husker Knight without Cornfields)
+    k = s.cards[c]
+    mult = 3 if k.special == Special.TRIPLE_ON_CORNFIELD and b.up[p, lane] and b.land[p, lane] == k.sp_land else 1
+    v = cval(s, p, atk, df)
+    opp = b.cr_card[1 - p, lane]
+    if sc.g_attack[lane]:
+        v += fight_value(s, p, lane, atk, df, mult, 0)
+    elif opp < 0:
+        v += 0.5 * max(atk, 0) * mult * wt(s, p, W.FACE)  # it hits next turn
+    if b.cr_card[p, lane] >= 0:
+        v -= creature_value(s, p, p, lane) + sc.g_fight[lane]
+    else:
+        v += sc.g_block[lane]
+    return v
