@@ -114,7 +114,7 @@ def load_pool(path: Path | str) -> CardPool:
                         f"{where}: column {col!r}: {name!r} differs from its row on line {first[name][0]}"
                     )
             if deck in copies[name]:
-                raise CardDataError(f"{where}: column 'deck': {name!r} is listed twice in deck {row['deck']!r}")
+                raise CardDataError(f"{where}: column 'deck': duplicate {name!r}, listed twice in deck {row['deck']!r}")
         else:
             first[name] = (line, row)
             copies[name] = {}
