@@ -36,7 +36,8 @@ def plot_matchup_matrix(df: pl.DataFrame, *, ax: Axes | None = None) -> Axes:
         i, j = where[r["deck"]], where[r["opponent"]]
         grid[i, j] = r["rate"]
         label = f"{r['rate'] * 100:.1f} %\n[{r['lo'] * 100:.1f}, {r['hi'] * 100:.1f}]\nn {_num(r['n'])}"
-        ax.text(j, i, label, ha="center", va="center", fontsize=7.5)
+        dark = abs(r["rate"] - 0.5) > 0.15  # the colour map's saturated ends: white text stays readable
+        ax.text(j, i, label, ha="center", va="center", fontsize=7.5, color="white" if dark else "black")
     image = ax.imshow(grid, cmap="RdBu", vmin=0.25, vmax=0.75)
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="row deck's win rate")
     ax.set_xticks(range(k), [_text(d) for d in decks])
