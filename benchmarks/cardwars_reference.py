@@ -2054,7 +2054,7 @@ class Reference:
         decks: Sequence[Sequence[int]] | None = None,
     ) -> None:
         self.params = params
-        self.cards = cards_from_pool(cards)
+        self.cards = list(cards) if isinstance(cards, list) else cards_from_pool(cards)  # a CardPool or its Cards
         unknown = [b for b in bot_names if b not in BOTS]
         if unknown:
             raise ValueError(f"unknown bot(s) {unknown}; the reference has {', '.join(BOTS)}")
