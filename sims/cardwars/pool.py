@@ -41,7 +41,7 @@ from sims.cardwars.state import (
 )
 from sims.core import CardDataError, CardPool, ParamError
 
-ABILITIES = "abilities.csv"  # read next to the card file
+ABILITIES = "abilities.csv"  # read next to the card file, else the game's own (RULES.md §3)
 DECK_FIELDS = {d: f"in_{d.name.lower()}" for d in StarterDeck}
 SHARED = ("type", "landscape", "cost", "atk", "def", "floop", "ability")  # must agree across a card's deck rows
 VANILLA = {0: (1, 5), 1: (2, 7), 2: (3, 9)}  # cost -> ATK/DEF of the decks' vanilla Creatures (Evil Eye, Phyllis, ...)
@@ -95,7 +95,10 @@ def _member(enum_type, value: str, where: str, default: int | None = None) -> in
 
 
 def load_pool(path: Path | str) -> CardPool:
-    """Load ``cards.csv`` and the ``abilities.csv`` beside it into a ``CardPool``; raise ``CardDataError``."""
+    """Load ``cards.csv`` and the ``abilities.csv`` beside it (else the game's own) into a ``CardPool``.
+
+    Raises ``CardDataError`` naming file, line and column.
+    """
     path = Path(path)
     rows = _rows(path)
     _need(path, rows[0][1], ("deck", "name", "type", "landscape", "cost", "atk", "def", "copies", "floop", "ability"))
@@ -134,7 +137,8 @@ def load_pool(path: Path | str) -> CardPool:
             raise CardDataError(f"{path}: deck {deck.name.lower()!r} has {total} cards; a deck needs at least 40 (R1)")
         if total > MAX_DECK:
             raise CardDataError(f"{path}: deck {deck.name.lower()!r} has {total} cards; the kernel supports {MAX_DECK}")
-    encode_abilities(table, names, path.with_name(ABILITIES))
+    beside = path.with_name(ABILITIES)
+    encode_abilities(table, names, beside if beside.exists() else Path(__file__).with_name(ABILITIES))
     return CardPool(table=table, names=names, text={}, path=path, shown=SHOWN_FIELDS)
 
 
