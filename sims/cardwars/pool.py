@@ -8,7 +8,6 @@ writes them into the hidden fields of ``CARD_DTYPE``.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -40,6 +39,7 @@ from sims.cardwars.state import (
     ValueBaseline,
 )
 from sims.core import CardDataError, CardPool, ParamError
+from sims.core.cards import csv_header, csv_rows
 
 ABILITIES = "abilities.csv"  # read next to the card file, else the game's own (RULES.md §3)
 DECK_FIELDS = {d: f"in_{d.name.lower()}" for d in StarterDeck}
@@ -53,12 +53,9 @@ def _rows(path: Path) -> list[tuple[int, dict[str, str]]]:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardDataError(f"{path}: cannot read ({exc})") from None
-    reader = csv.reader(text.splitlines())
-    header = [h.strip() for h in next(reader, [])]
+    header = csv_header(text)
     out = []
-    for line, raw in enumerate(reader, start=2):
-        if not any(cell.strip() for cell in raw):
-            continue
+    for line, raw in csv_rows(text):  # rows end only at \n / \r\n, as the other games' loaders read them
         if len(raw) != len(header):
             raise CardDataError(f"{path}:{line}: expected {len(header)} cells, found {len(raw)}")
         out.append((line, {h: v.strip() for h, v in zip(header, raw, strict=True)}))
@@ -74,10 +71,10 @@ def _need(path: Path, header: dict[str, str], columns: tuple[str, ...]) -> None:
 def _int(value: str, where: str, lo: int, hi: int, default: int | None = None) -> int:
     if value == "" and default is not None:
         return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise CardDataError(f"{where}: {value!r} is not a whole number") from None
+    digits = value[1:] if value[:1] in "+-" else value
+    if not (digits.isascii() and digits.isdigit()):  # int() would also take "١" or "1_0"
+        raise CardDataError(f"{where}: {value!r} is not a whole number")
+    number = int(value)
     if not lo <= number <= hi:
         raise CardDataError(f"{where}: {number} is outside {lo}..{hi}")
     return number
@@ -114,7 +111,8 @@ def load_pool(path: Path | str) -> CardPool:
             for col in SHARED:
                 if row[col] != first[name][1][col]:
                     raise CardDataError(
-                        f"{where}: column {col!r}: {name!r} differs from its row on line {first[name][0]}"
+                        f"{where}: column {col!r}: {name!r} is {row[col]!r} here but {first[name][1][col]!r} "
+                        f"in its row at {path}:{first[name][0]}: (a card's rows must agree)"
                     )
             if deck in copies[name]:
                 raise CardDataError(f"{where}: column 'deck': duplicate {name!r}, listed twice in deck {row['deck']!r}")

@@ -98,7 +98,7 @@ def _copy_data(tmp_path, edit_cards=None, edit_abilities=None):
         (
             lambda t: t.replace("jake,Teleport,Spell,Rainbow,0", "jake,Teleport,Spell,Rainbow,1"),
             None,
-            "column 'cost': 'Teleport' differs from its row on line",
+            "column 'cost': 'Teleport' is '1' here but '0' in its row at",
         ),
         (lambda t: t.replace("bmo,Abraca", "bmoo,Abraca"), None, "column 'deck': unknown value 'bmoo'"),
         (None, lambda t: t.replace("Gnome Snot,spell,draw", "Gnome Snot,spell,drawz"), "column 'effect'"),
