@@ -50,7 +50,7 @@ def play(game: str, cards: Path | None, out: Path, name: str, n: int, **extra) -
     return run(RunSpec(**{**spec.__dict__, "name": name, **extra}))
 
 
-@pytest.mark.parametrize("game", ["cardinger", "blessings", "cardrpg"])
+@pytest.mark.parametrize("game", sims.available())
 def test_a_copied_card_file_without_its_neighbours_loads_the_same_pool(game, tmp_path):
     spec = sims.load(game)
     copy = copy_alone(game, tmp_path)
@@ -62,7 +62,7 @@ def test_a_copied_card_file_without_its_neighbours_loads_the_same_pool(game, tmp
     assert spec.prepare_pool(a, params).names == spec.prepare_pool(b, params).names
 
 
-@pytest.mark.parametrize("game", ["cardinger", "blessings", "cardrpg"])
+@pytest.mark.parametrize("game", sims.available())
 def test_a_copied_card_file_plays_the_very_same_games(game, tmp_path):
     n = 150
     shipped = play(game, None, tmp_path, "shipped", n)
