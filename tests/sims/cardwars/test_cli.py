@@ -20,7 +20,10 @@ def invoke(*args):
 @pytest.fixture(scope="module")
 def every_pairing(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs")
-    path = invoke("run", "--game", "cardwars", "-n", 800, "--seed", 3, "--out", out, "--name", "all", "-q")
+    tables = "games,seats,cards,turns"  # the card rows are opt-in
+    path = invoke(
+        "run", "--game", "cardwars", "-n", 800, "--seed", 3, "--out", out, "--name", "all", "-q", "--tables", tables
+    )
     return Path(path)
 
 
