@@ -65,16 +65,16 @@ def row(bots: tuple[str, str], g: np.ndarray, seconds: float) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main() -> None:
-    """Parse arguments, play every pairing and print the table."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def skill_setup(game_name: str, default_n: int, doc: str):
+    """Parse a skill benchmark's flags; print its heading; return (args, game, variant, overrides, pairings)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--variant", default=None, help="named variant [default: the game's default]")
-    ap.add_argument("-n", "--n-games", type=int, default=20_000)
+    ap.add_argument("-n", "--n-games", type=int, default=default_n)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--pairings", default=None, help="comma-separated a-b pairs [default: all 9 ordered pairs]")
     ap.add_argument("-p", "--param", action="append", default=[], help="rule override KEY=VALUE (repeatable)")
     args = ap.parse_args()
-    game = sims.load("blessings")
+    game = sims.load(game_name)
     variant = args.variant or game.default_variant
     overrides = dict(kv.split("=", 1) for kv in args.param)
     if args.pairings:
@@ -82,9 +82,15 @@ def main() -> None:
     else:
         pairings = list(itertools.product(game.bots, repeat=2))
     print(
-        f"# blessings skill gradient: variant {variant} {overrides or ''}, seed {args.seed}, "
+        f"# {game_name} skill gradient: variant {variant} {overrides or ''}, seed {args.seed}, "
         f"rules_version {game.rules_version}, load average {os.getloadavg()[0]:.1f}\n"
     )
+    return args, game, variant, overrides, pairings
+
+
+def main() -> None:
+    """Parse arguments, play every pairing and print the table."""
+    args, game, variant, overrides, pairings = skill_setup("blessings", 20_000, __doc__)
     print(
         "| seat 0 vs seat 1 | n | seat-0 wins | seat-1 wins | draws (mutual wipe-out) | battle cap | "
         "first seat wins, of decided | battles/game | turns/game | games/s |"

@@ -16,15 +16,12 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import os
 import time
 
 import numpy as np
-from blessings_skill import play, rate
+from blessings_skill import play, rate, skill_setup
 
-import sims
 from sims.cardia.state import EndReason
 
 
@@ -47,24 +44,7 @@ def row(bots: tuple[str, str], g: np.ndarray, cpu: float) -> str:
 
 def main() -> None:
     """Parse arguments, play every pairing and print the tables."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default=None, help="named variant [default: the game's default]")
-    ap.add_argument("-n", "--n-games", type=int, default=4_000)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--pairings", default=None, help="comma-separated a-b pairs [default: all 9 ordered pairs]")
-    ap.add_argument("-p", "--param", action="append", default=[], help="rule override KEY=VALUE (repeatable)")
-    args = ap.parse_args()
-    game = sims.load("cardia")
-    variant = args.variant or game.default_variant
-    overrides = dict(kv.split("=", 1) for kv in args.param)
-    if args.pairings:
-        pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
-    else:
-        pairings = list(itertools.product(game.bots, repeat=2))
-    print(
-        f"# cardia skill gradient: variant {variant} {overrides or ''}, seed {args.seed}, "
-        f"rules_version {game.rules_version}, load average {os.getloadavg()[0]:.1f}\n"
-    )
+    args, game, variant, overrides, pairings = skill_setup("cardia", 4_000, __doc__)
     print(
         "| seat 0 vs seat 1 | n | seat-0 wins | seat-1 wins | draws | timeouts | ended by signets | "
         "rounds/game | CPU s |"
