@@ -23,8 +23,10 @@ demo: install  ## simulate the demo spec (200 000 Cardinger games), value every 
 	$(BIN)/balance report $(DEMO_RUN) --values $(DEMO_RUN)/values --out reports/demo
 	@echo "open reports/demo/index.html"
 
-test: install  ## the whole test suite (CI runs this); the browser tests are left out (make test-browser)
-	$(BIN)/python -m pytest -q
+# `make test` spreads the tests over every CPU (pytest-xdist; TEST_WORKERS=1 runs them in one process)
+TEST_WORKERS ?= auto
+test: install  ## the whole test suite on every CPU (CI runs this); the browser tests are left out (make test-browser)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=20
 
 test-browser: install  ## generated reports in headless Chromium (Debian's chromium package); screenshots in runs/browser/
 	$(BIN)/python -m pytest -q -m browser tests/browser
