@@ -123,7 +123,8 @@ class Batch:
     func: Callable[..., Any]
     args: tuple[Any, ...]
     result: Any = None
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall-clock seconds the call took in its worker
+    cpu: float = 0.0  # CPU seconds the call took in its worker
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -140,9 +141,10 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float]:
-    start = time.perf_counter()
-    return func(*args), time.perf_counter() - start
+def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float, float]:
+    start, cpu = time.perf_counter(), time.process_time()
+    result = func(*args)
+    return result, time.perf_counter() - start, time.process_time() - cpu
 
 
 @dataclass
@@ -185,7 +187,7 @@ class Pool:
         source = iter(batches)
         if self._executor is None:
             for batch in source:
-                batch.result, batch.seconds = _timed(batch.func, batch.args)
+                batch.result, batch.seconds, batch.cpu = _timed(batch.func, batch.args)
                 yield batch
             return
         running: dict[Future[Any], Batch] = {}
@@ -200,7 +202,7 @@ class Pool:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 batch = running.pop(future)
-                batch.result, batch.seconds = future.result()
+                batch.result, batch.seconds, batch.cpu = future.result()
                 yield batch
 
 

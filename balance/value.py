@@ -22,34 +22,30 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-import sims
 from balance import stats
-from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names, resolved
+from balance.pairs import Batch, Pool, Setup, check_value_support, pool_names, resolved
 from balance.spec import SpecError, default_workers
-
-# the sums a batch returns, in this order (int64 array)
-SUMS = (
-    "n", "wins_with", "wins_without", "discordant",
-    "gp_n", "gp_k", "oh_n", "oh_k", "gd_n", "gd_k", "gih_n", "gih_k", "gns_n", "gns_k", "played_n", "played_k",
-)  # fmt: skip
-S = {name: i for i, name in enumerate(SUMS)}
-OBSERVED = {"gp_wr": "gp", "oh_wr": "oh", "gd_wr": "gd", "gih_wr": "gih", "gns_wr": "gns", "played_wr": "played"}
-OBSERVED_COLUMNS = {"game", "seat", "card", "won", "in_opening_hand", "first_drawn_turn", "times_played"}
-
-
-def arms(setup: Setup, card: int, baseline: str) -> tuple[Setup, Setup]:
-    """Return the two arms of ``card``: with it in the holder's deck, and with the baseline in its place."""
-    base = setup.with_params(value_card=card, value_baseline=baseline)
-    return base.with_params(value_swap=0), base.with_params(value_swap=1)
+from balance.value_batch import (  # noqa: F401  (re-exported: sweep, tune and tests use them from here)
+    CHECK,
+    OBSERVED,
+    OBSERVED_COLUMNS,
+    SUMS,
+    S,
+    arms,
+    group_batch,
+    pair_sums,
+    paired_interval,
+    value_batch,
+)
+from balance.value_schedule import CardTally, Scheduler, ValueOptions, arm_digest, group_key
 
 
 def dealt_cards(setup: Setup, names: Sequence[str], baseline: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -73,104 +69,6 @@ def dealt_cards(setup: Setup, names: Sequence[str], baseline: str) -> tuple[tupl
     if not keep and reason is not None:
         raise reason
     return tuple(keep), tuple(left)
-
-
-def value_batch(setup: Setup, card: int, baseline: str, seed: int, first: int, n: int) -> np.ndarray:
-    """Play games ``[first, first + n)`` in both arms of ``card``; return the batch's sums (``SUMS``).
-
-    Only the ``games`` table is recorded, plus arm 0's ``cards`` rows for the observational
-    metrics of the holder's copy (when the game's cards table has the columns they need).
-    """
-    with_card, without = arms(setup, card, baseline)
-    observe = set(sims.load(setup.game).tables["cards"].names or ()) >= OBSERVED_COLUMNS
-    a = play(with_card, seed, first, n, ("games", "cards") if observe else ("games",))
-    b = play(without, seed, first, n, ("games",))
-    holder = a["games"]["game"] % 2
-    won_0 = (a["games"]["winner"] == holder).astype(np.int64)
-    won_1 = (b["games"]["winner"] == holder).astype(np.int64)
-    out = np.zeros(len(SUMS), np.int64)
-    out[: S["gp_n"]] = n, won_0.sum(), won_1.sum(), int((won_0 != won_1).sum())
-    if not observe:  # a cards table without these columns: no observational metrics (null in values.parquet)
-        return out
-    rows = a["cards"]
-    mine = rows[(rows["card"] == card) & (rows["seat"] == rows["game"] % 2)]
-    won, drawn = mine["won"] == 1, mine["first_drawn_turn"]
-    subsets = {
-        "gp": np.ones(len(mine), bool),
-        "oh": mine["in_opening_hand"] == 1,
-        "gd": drawn > 0,
-        "gih": drawn >= 0,
-        "gns": drawn == -1,
-        "played": mine["times_played"] > 0,
-    }
-    for key, mask in subsets.items():
-        out[S[f"{key}_n"]], out[S[f"{key}_k"]] = int(mask.sum()), int((mask & won).sum())
-    return out
-
-
-def paired_interval(sums: np.ndarray) -> tuple[float, float, float, float]:
-    """Return ``(delta, lo, hi, half_width)`` of the mean paired difference from a batch's sums.
-
-    ``d`` is −1, 0 or 1, so its sum of squares is the number of discordant pairs; the
-    interval is the t interval of the mean of ``d`` (95 %).
-
-    Examples
-    --------
-    >>> s = np.zeros(len(SUMS), np.int64)
-    >>> s[[S["n"], S["wins_with"], S["wins_without"], S["discordant"]]] = 100, 60, 50, 30
-    >>> [round(x, 4) for x in paired_interval(s)]
-    [0.1, -0.0061, 0.2061, 0.1061]
-    """
-    n = int(sums[S["n"]])
-    if n < 2:
-        return float("nan"), float("nan"), float("nan"), float("inf")
-    total = int(sums[S["wins_with"]] - sums[S["wins_without"]])
-    mean = total / n
-    var = (int(sums[S["discordant"]]) - n * mean * mean) / (n - 1)
-    est = stats.mean_ci_stats(np.array([mean]), np.array([np.sqrt(max(var, 0.0))]), np.array([n]))
-    lo, hi = float(est.lo[0]), float(est.hi[0])
-    return mean, lo, hi, (hi - lo) / 2
-
-
-@dataclass
-class CardTally:
-    """One card's batches: results by batch index, the prefix used so far, and whether it is resolved."""
-
-    card: int
-    name: str
-    results: dict[int, np.ndarray] = field(default_factory=dict)
-    submitted: int = 0  # batches handed to workers
-    used: int = 0  # batches 0 .. used-1 make up ``total``
-    total: np.ndarray = field(default_factory=lambda: np.zeros(len(SUMS), np.int64))
-    resolved: bool = False
-
-    @property
-    def pairs(self) -> int:
-        """Return the pairs in the result (its batches in order)."""
-        return int(self.total[S["n"]])
-
-    def add(self, index: int, sums: np.ndarray, half_width: float, min_pairs: int) -> None:
-        """Record batch ``index``; extend the prefix in order and stop at the first resolved boundary."""
-        self.results[index] = sums
-        while not self.resolved and self.used in self.results:
-            self.total = self.total + self.results[self.used]
-            self.used += 1
-            if self.pairs >= min_pairs and paired_interval(self.total)[3] <= half_width:
-                self.resolved = True
-
-
-@dataclass(frozen=True)
-class ValueOptions:
-    """How hard to try: target half-width, time budget, batch sizes, seed and workers."""
-
-    baseline: str | None = None  # default: the game's first value baseline
-    half_width: float = 0.005  # stop a card once its 95 % half-width is at most this (a fraction)
-    budget: float = 120.0  # seconds of play, from the first batch's start (worker start-up not counted)
-    seed: int = 1
-    workers: int = 0  # 0 = one per CPU
-    batch: int = 2500  # pairs per batch
-    min_pairs: int = 5000  # pairs every card gets before it may stop
-    cards: tuple[str, ...] = ()  # card names to value; empty = every card of the prepared pool
 
 
 class ValueProgress:
@@ -200,80 +98,8 @@ class ValueProgress:
             self.write("\n")
 
 
-def _need(tally: CardTally, options: ValueOptions, default_sd: float) -> float:
-    """Return the pairs ``tally``'s card is predicted to need for the target half-width."""
-    n = tally.pairs
-    sd = default_sd
-    if n >= 2:
-        half = paired_interval(tally.total)[3]
-        sd = half * np.sqrt(n) / 1.96 if np.isfinite(half) else default_sd
-    return max(float(options.min_pairs), (1.96 * sd / options.half_width) ** 2)
-
-
-class Scheduler:
-    """Hand out value batches: the minimum to every card first, then to the cards furthest from the target."""
-
-    def __init__(self, tallies: list[CardTally], setup: Setup, baseline: str, options: ValueOptions) -> None:
-        """Schedule ``tallies``' cards under ``options`` (``baseline`` already checked)."""
-        self.tallies, self.setup, self.baseline, self.options = tallies, setup, baseline, options
-        self.t0: float | None = None  # when the first batch started (set when its result arrives)
-
-    def started(self, seconds: float) -> None:
-        """Start the budget's clock at the first batch's start (``seconds`` ago), once.
-
-        Worker start-up (spawning, loading or compiling the kernels after a code change) is
-        not charged to the budget: a first run after an update would otherwise spend it there.
-        """
-        if self.t0 is None:
-            self.t0 = time.perf_counter() - seconds
-
-    @property
-    def elapsed(self) -> float:
-        """Return seconds since the first batch started (0 before any result)."""
-        return 0.0 if self.t0 is None else time.perf_counter() - self.t0
-
-    def default_sd(self) -> float:
-        """Return the typical per-pair standard deviation seen so far (0.35 before any result)."""
-        sds = [paired_interval(t.total)[3] * np.sqrt(t.pairs) / 1.96 for t in self.tallies if t.pairs >= 2]
-        sds = [s for s in sds if np.isfinite(s)]
-        return float(np.median(sds)) if sds else 0.35
-
-    def remaining(self) -> float:
-        """Return the pairs still predicted to be needed over all unresolved cards."""
-        sd = self.default_sd()
-        return sum(max(0.0, _need(t, self.options, sd) - t.pairs) for t in self.tallies if not t.resolved)
-
-    def _pick(self) -> CardTally | None:
-        batch, pilot = self.options.batch, -(-self.options.min_pairs // self.options.batch)
-        open_ = [t for t in self.tallies if not t.resolved]
-        if not open_:
-            return None
-        short = [t for t in open_ if t.submitted < pilot]
-        if short:
-            return min(short, key=lambda t: (t.submitted, t.card))
-        sd = self.default_sd()
-        ahead = [(_need(t, self.options, sd) - t.submitted * batch, t) for t in open_]
-        gap, tally = max(ahead, key=lambda x: (x[0], -x[1].card))
-        if gap > 0:
-            return tally
-        # every open card has enough in flight: add to the one whose interval is widest
-        return max(open_, key=lambda t: (paired_interval(t.total)[3], -t.card))
-
-    def batches(self) -> Iterator[Batch]:
-        """Yield batches until every card is resolved or the budget is spent."""
-        while self.elapsed < self.options.budget:
-            tally = self._pick()
-            if tally is None:
-                return
-            index = tally.submitted
-            tally.submitted += 1
-            first = index * self.options.batch
-            args = (self.setup, tally.card, self.baseline, self.options.seed, first, self.options.batch)
-            yield Batch(key=(tally.card, index), func=value_batch, args=args)
-
-
 def card_values(
-    setup: Setup, options: ValueOptions = ValueOptions(), *, progress: bool = False, pool: Pool | None = None
+    setup: Setup, options: ValueOptions | None = None, *, progress: bool = False, pool: Pool | None = None
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """Return the counterfactual value of every card of ``setup``'s pool and a summary of the run.
 
@@ -290,6 +116,7 @@ def card_values(
     >>> frame.select("name", "n_pairs").row(0)
     ('Blood Knight', 500)
     """
+    options = options or ValueOptions()
     game, baseline = check_value_support(setup, options.baseline)
     names = pool_names(setup.with_params(value_card=-1))
     wanted, not_dealt = (options.cards, ()) if options.cards else dealt_cards(setup, names, baseline)
@@ -303,16 +130,33 @@ def card_values(
     start = time.perf_counter()
     bar = ValueProgress(len(tallies), enabled=progress)
     scheduler = Scheduler(tallies, setup, baseline, options)
-    played = 0
+    played, games, batch_cpu, batch_wall = 0, 0, 0.0, 0.0
     startup: float | None = None
+
+    def account(batch: Batch, n_games: int) -> None:
+        nonlocal startup, games, batch_cpu, batch_wall
+        scheduler.started(batch.seconds)
+        if startup is None:
+            startup = time.perf_counter() - start - batch.seconds
+        games, batch_cpu, batch_wall = games + n_games, batch_cpu + batch.cpu, batch_wall + batch.seconds
+
     with nullcontext(pool) if pool is not None else Pool(options.workers) as workers:
+        if options.share_arms and len(tallies) > 1:
+            probe = min(options.probe, options.batch)
+            digests = {}
+            for batch in workers.run(
+                Batch(t.card, arm_digest, (setup, t.card, baseline, options.seed, probe)) for t in tallies
+            ):
+                account(batch, probe)
+                digests[batch.key] = batch.result
+            scheduler.groups = group_key(digests)
         for batch in workers.run(scheduler.batches()):
-            scheduler.started(batch.seconds)
-            if startup is None:
-                startup = time.perf_counter() - start - batch.seconds
-            card, index = batch.key
-            by_card[card].add(index, batch.result, options.half_width, options.min_pairs)
-            played += int(batch.result[S["n"]])
+            index, cards = batch.key
+            for card, sums in zip(cards, batch.result, strict=True):
+                by_card[card].add(index, sums, options.half_width, options.min_pairs)
+                played += int(sums[S["n"]])
+            n = int(batch.result[0][S["n"]])
+            account(batch, n * (len(cards) + 1) + (min(n, CHECK) if len(cards) > 1 else 0))
             rate = played / max(time.perf_counter() - start, 1e-9)
             bar.update(sum(t.resolved for t in tallies), played, scheduler.remaining() / max(rate, 1e-9))
     bar.close()
@@ -336,7 +180,11 @@ def card_values(
         "elapsed_s": round(elapsed, 2),
         "startup_s": round(startup or 0.0, 2),  # before the first batch ran: worker start-up, kernel loading
         "playing_s": round(scheduler.elapsed, 2),  # what the budget counts
+        "batch_cpu_s": round(batch_cpu, 2),  # CPU seconds inside the batches (set-up, kernel, sums), all workers
+        "batch_wall_s": round(batch_wall, 2),  # the same in wall-clock seconds
         "pairs_played": played,
+        "games_played": games,  # arm-0 games shared by a group count once; the probe and checks included
+        "arm_groups": len(set(scheduler.groups.values())),  # cards sharing arm-0 games form one group
         "pairs_used": sum(t.pairs for t in tallies),
         "resolved": sum(t.resolved for t in tallies),
         "n_cards": len(tallies),

@@ -1,10 +1,18 @@
-"""How fast ``balance value`` resolves a game's pool: wall and CPU seconds, pairs, games per CPU-second.
+"""How fast ``balance value`` resolves a game's pool, and where its CPU-seconds go.
 
 Runs :func:`balance.value.card_values` with the command's defaults (every card, ±0.5 pp,
 120 s budget of play, every CPU) unless told otherwise, and prints the figures with the
 machine's load average beside them (CPU-seconds count this process and its workers, so
 they mean something on a busy machine; wall-clock seconds do not).
 
+The split (``--split``, the default) divides the run's CPU-seconds into: the scheduler
+process (scheduling, stopping bookkeeping, progress); worker start-up (spawning, imports,
+loading compiled kernels: workers' CPU outside batches); and the batches' CPU, which a
+side measurement in this process divides into per-card set-up (resolving both arms),
+kernel play and pairing/sums, in the proportions of a few sample cards. Worker idle is
+wall-clock: workers × seconds of play − the batches' wall-clock seconds.
+
+    .venv/bin/python benchmarks/value_speed.py --game cardwars
     .venv/bin/python benchmarks/value_speed.py --game cardinger
     .venv/bin/python benchmarks/value_speed.py --game blessings --variant split_deck --budget 600
 """
@@ -16,14 +24,43 @@ import os
 import resource
 import time
 
-from balance.pairs import make_setup
-from balance.value import ValueOptions, card_values
+from balance import pairs
+from balance.pairs import make_setup, play
+from balance.value import ValueOptions, arms, card_values, value_batch
 
 
-def cpu_seconds() -> float:
-    """Return user + system CPU seconds of this process and its finished children."""
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+def cpu_seconds(who: int) -> float:
+    """Return user + system CPU seconds of ``who`` (``RUSAGE_SELF`` or ``RUSAGE_CHILDREN``, finished ones)."""
+    use = resource.getrusage(who)
+    return use.ru_utime + use.ru_stime
+
+
+def batch_split(setup: pairs.Setup, cards: list[int], baseline: str, n: int) -> dict[str, float]:
+    """Return CPU seconds of per-card set-up, kernel play and sums over ``cards`` (one batch of ``n`` each).
+
+    Measured in this process: set-up resolves both arms from an empty cache, play is the two
+    arms' ``play`` calls (arm 0 with the card rows value_batch asks for), sums is the rest of
+    ``value_batch``. A plain run's games (``value_card = -1``) are timed beside them.
+    """
+    out = dict.fromkeys(("setup", "play", "batch", "plain", "games"), 0.0)
+    for card in cards:
+        pairs._CACHE.clear()
+        t = time.process_time()
+        with_card, without = arms(setup, card, baseline)
+        pairs.resolved(with_card), pairs.resolved(without)
+        out["setup"] += time.process_time() - t
+        t = time.process_time()
+        play(with_card, 7, 0, n, ("games", "cards"))
+        play(without, 7, 0, n, ("games",))
+        out["play"] += time.process_time() - t
+        t = time.process_time()
+        value_batch(setup, card, baseline, 7, 0, n)
+        out["batch"] += time.process_time() - t
+        t = time.process_time()
+        play(setup, 7, 0, 2 * n, ("games",))
+        out["plain"] += time.process_time() - t
+        out["games"] += 2 * n
+    return out
 
 
 def main() -> None:
@@ -35,16 +72,23 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=ValueOptions.budget)
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=ValueOptions.batch)
+    parser.add_argument("--no-split", dest="split", action="store_false", help="skip the CPU split's side measurement")
     args = parser.parse_args()
     setup = make_setup(args.game, variant=args.variant)
-    options = ValueOptions(half_width=args.half_width, budget=args.budget, workers=args.workers, seed=args.seed)
+    options = ValueOptions(
+        half_width=args.half_width, budget=args.budget, workers=args.workers, seed=args.seed, batch=args.batch
+    )
     load_before = os.getloadavg()
-    wall, cpu = time.perf_counter(), cpu_seconds()
+    wall, own, kids = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     frame, summary = card_values(setup, options)
-    wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+    wall = time.perf_counter() - wall
+    own, kids = cpu_seconds(resource.RUSAGE_SELF) - own, cpu_seconds(resource.RUSAGE_CHILDREN) - kids
+    cpu = own + kids
     games = 2 * summary["pairs_played"]
+    halves = frame["half_width"] * 100
     print(f"balance value --game {args.game}: {summary['resolved']}/{summary['n_cards']} cards within "
-          f"±{args.half_width * 100:.2f} pp (worst ±{frame['half_width'].max() * 100:.2f} pp)")  # fmt: skip
+          f"±{args.half_width * 100:.2f} pp (median ±{halves.median():.2f}, worst ±{halves.max():.2f} pp)")  # fmt: skip
     print(f"  pairs played {summary['pairs_played']:,} ({games:,} games); per card: "
           f"median {int(frame['n_pairs'].median()):,}, max {frame['n_pairs'].max():,}")  # fmt: skip
     print(f"  wall {wall:.1f} s (start-up {summary['startup_s']:.1f} s, play {summary['playing_s']:.1f} s), "
@@ -52,6 +96,31 @@ def main() -> None:
     print(f"  CPU {cpu:.1f} s (this process and its workers): {games / max(cpu, 1e-9):,.0f} games per CPU-second")
     load_after = os.getloadavg()
     print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+    if not args.split:
+        return
+    in_batches, pooled = summary["batch_cpu_s"], summary["workers"] > 1  # workers = 1 plays in this process
+    workers_other = kids - in_batches if pooled else 0.0
+    scheduler = own - (0.0 if pooled else in_batches)
+    sample = [c for c in frame.sort("n_pairs")["card"].to_list()[:: max(1, frame.height // 4)]][:4]
+    side = batch_split(setup, [int(c) for c in sample], summary["baseline"], args.batch)
+    f_setup, f_play = side["setup"] / side["batch"], side["play"] / side["batch"]
+    f_sums = max(0.0, 1.0 - f_setup - f_play)
+    idle = summary["workers"] * summary["playing_s"] - summary["batch_wall_s"]
+    print(f"  CPU split (of {cpu:.1f} CPU-s):")
+    rows = [
+        ("scheduler process (stopping bookkeeping, progress, results)", scheduler),
+        ("worker start-up and between batches (spawn, imports, kernels)", workers_other),
+        ("per-card set-up inside batches (resolve both arms; estimated)", in_batches * f_setup),
+        ("kernel play inside batches (estimated)", in_batches * f_play),
+        ("pairing and sums inside batches (estimated)", in_batches * f_sums),
+    ]
+    for label, seconds in rows:
+        print(f"    {label:<66} {seconds:7.1f} s  {100 * seconds / max(cpu, 1e-9):5.1f} %")
+    print(f"  worker idle (wall): {idle:.1f} worker-s of {summary['workers'] * summary['playing_s']:.1f}")
+    plain = side["games"] / max(side["plain"], 1e-9)
+    valued = side["games"] / max(side["play"], 1e-9)
+    print(f"  side measurement ({len(sample)} cards, {side['games']:,.0f} games each way): value-mode games "
+          f"{valued:,.0f}/CPU-s, plain games {plain:,.0f}/CPU-s; load {os.getloadavg()[0]:.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

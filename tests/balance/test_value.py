@@ -244,7 +244,7 @@ def test_the_engine_values_blessings_cards_through_its_own_baselines(tmp_path):
     strong = make_setup("blessings", variant="split_deck", cards_file=path)
     for baseline in ("blank", "next_suit"):
         options = ValueOptions(baseline=baseline, cards=("spade:2",), workers=1, batch=1000, min_pairs=2000,
-                               half_width=0.03)  # fmt: skip
+                               half_width=0.03, budget=1e6)  # fmt: skip
         shipped, summary = card_values(setup, options)
         planted, _ = card_values(strong, options)
         assert summary["baseline"] == baseline
