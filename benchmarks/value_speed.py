@@ -85,7 +85,7 @@ def main() -> None:
     wall = time.perf_counter() - wall
     own, kids = cpu_seconds(resource.RUSAGE_SELF) - own, cpu_seconds(resource.RUSAGE_CHILDREN) - kids
     cpu = own + kids
-    games = 2 * summary["pairs_played"]
+    games = summary["games_played"]
     halves = frame["half_width"] * 100
     print(f"balance value --game {args.game}: {summary['resolved']}/{summary['n_cards']} cards within "
           f"±{args.half_width * 100:.2f} pp (median ±{halves.median():.2f}, worst ±{halves.max():.2f} pp)")  # fmt: skip
