@@ -13,11 +13,12 @@ MARKERS = {  # the line each notebook prints when its checks have passed
     "03-blessings-workflow.ipynb": "workflow complete",
     "04-cardrpg-workflow.ipynb": "workflow complete",
     "05-cardia-workflow.ipynb": "workflow complete",
+    "06-cardwars-workflow.ipynb": "workflow complete",
 }
 
 
 def test_every_notebook_has_its_completion_marker():
-    """01 rebuilds the card table; 02-05 walk run -> values -> sweep -> proposal, one game each."""
+    """01 rebuilds the card table; 02-06 walk run -> values -> sweep -> proposal, one game each."""
     assert {p.name for p in NOTEBOOKS} == set(MARKERS)
 
 
