@@ -12,6 +12,10 @@ in seconds of play runs out (worker start-up and kernel compilation are not coun
 card's result uses its batches in order up to where it stopped, so it does not depend on
 the number of workers (unless the budget cut it short).
 
+Cards whose arm-0 games are the very same games share them (``balance.value_schedule``):
+a batch plays arm 0 once and arm 1 per card, giving every card exactly the sums of its own
+two-arm batch for about half the games (Card Wars' cards of one starter deck).
+
 The observational card metrics (GP/OH/GD/GIH/GNS/played WR, IWD) come from the same
 games: the holder's row of the card in arm 0, where the card is always in the deck.
 """
