@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import sims
 from balance.pairs import Batch, Setup, play
-from balance.value_batch import SUMS, S, arms, group_batch, paired_interval
+from balance.value_batch import SUMS, S, arms, group_batch, observes, paired_interval
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,7 @@ class ValueOptions:
     min_pairs: int = 5000  # pairs every card gets before it may stop
     cards: tuple[str, ...] = ()  # card names to value; empty = every card of the prepared pool
     share_arms: bool = True  # cards whose arm-0 games are the same games play them once (arm_groups)
-    probe: int = 256  # games per card compared (every table) to find the cards that share arm 0
+    probe: int = 256  # games per card compared (games and card rows) to find the cards that share arm 0
     group_cards: int = 8  # at most this many cards per batch that shares arm 0
 
 
@@ -77,8 +76,12 @@ class CardTally:
 
 
 def arm_digest(setup: Setup, card: int, baseline: str, seed: int, n: int) -> str:
-    """Return a digest of every table of ``card``'s arm-0 games ``[0, n)`` (equal digests: the same games)."""
-    out = play(arms(setup, card, baseline)[0], seed, 0, n, tuple(sims.load(setup.game).tables))
+    """Return a digest of ``card``'s arm-0 games ``[0, n)`` (equal digests: the same games).
+
+    The tables are those a value batch records (``games``, and ``cards`` when the metrics read
+    it): every column of every game and of every card row must agree.
+    """
+    out = play(arms(setup, card, baseline)[0], seed, 0, n, ("games", "cards") if observes(setup) else ("games",))
     digest = hashlib.sha256()
     for name in sorted(out):
         digest.update(name.encode())

@@ -26,7 +26,8 @@ import time
 
 from balance import pairs
 from balance.pairs import make_setup, play
-from balance.value import ValueOptions, arms, card_values, value_batch
+from balance.value import ValueOptions, arms, card_values
+from balance.value_batch import observes, pair_sums
 
 
 def cpu_seconds(who: int) -> float:
@@ -36,13 +37,15 @@ def cpu_seconds(who: int) -> float:
 
 
 def batch_split(setup: pairs.Setup, cards: list[int], baseline: str, n: int) -> dict[str, float]:
-    """Return CPU seconds of per-card set-up, kernel play and sums over ``cards`` (one batch of ``n`` each).
+    """Return CPU seconds of per-card set-up, kernel play and sums over ``cards`` (one two-arm batch of ``n`` each).
 
-    Measured in this process: set-up resolves both arms from an empty cache, play is the two
-    arms' ``play`` calls (arm 0 with the card rows value_batch asks for), sums is the rest of
-    ``value_batch``. A plain run's games (``value_card = -1``) are timed beside them.
+    Measured in this process, each part on its own: set-up resolves both arms from an empty
+    cache, play is the two arms' ``play`` calls (arm 0 with the card rows the sums read),
+    sums is :func:`balance.value_batch.pair_sums` on their output. A plain run's games
+    (``value_card = -1``) are timed beside them.
     """
-    out = dict.fromkeys(("setup", "play", "batch", "plain", "games"), 0.0)
+    out = dict.fromkeys(("setup", "play", "sums", "plain", "games"), 0.0)
+    observe = observes(setup)
     for card in cards:
         pairs._CACHE.clear()
         t = time.process_time()
@@ -50,12 +53,13 @@ def batch_split(setup: pairs.Setup, cards: list[int], baseline: str, n: int) -> 
         pairs.resolved(with_card), pairs.resolved(without)
         out["setup"] += time.process_time() - t
         t = time.process_time()
-        play(with_card, 7, 0, n, ("games", "cards"))
-        play(without, 7, 0, n, ("games",))
+        a = play(with_card, 7, 0, n, ("games", "cards") if observe else ("games",))
+        b = play(without, 7, 0, n, ("games",))["games"]
         out["play"] += time.process_time() - t
         t = time.process_time()
-        value_batch(setup, card, baseline, 7, 0, n)
-        out["batch"] += time.process_time() - t
+        for _ in range(10):
+            pair_sums(card, a, b, observe)
+        out["sums"] += (time.process_time() - t) / 10
         t = time.process_time()
         play(setup, 7, 0, 2 * n, ("games",))
         out["plain"] += time.process_time() - t
@@ -103,8 +107,8 @@ def main() -> None:
     scheduler = own - (0.0 if pooled else in_batches)
     sample = [c for c in frame.sort("n_pairs")["card"].to_list()[:: max(1, frame.height // 4)]][:4]
     side = batch_split(setup, [int(c) for c in sample], summary["baseline"], args.batch)
-    f_setup, f_play = side["setup"] / side["batch"], side["play"] / side["batch"]
-    f_sums = max(0.0, 1.0 - f_setup - f_play)
+    parts = side["setup"] + side["play"] + side["sums"]
+    f_setup, f_play, f_sums = side["setup"] / parts, side["play"] / parts, side["sums"] / parts
     idle = summary["workers"] * summary["playing_s"] - summary["batch_wall_s"]
     print(f"  CPU split (of {cpu:.1f} CPU-s):")
     rows = [
@@ -116,6 +120,9 @@ def main() -> None:
     ]
     for label, seconds in rows:
         print(f"    {label:<66} {seconds:7.1f} s  {100 * seconds / max(cpu, 1e-9):5.1f} %")
+    print(f"  pairs per CPU-second: {summary['pairs_played'] / max(cpu, 1e-9):,.0f} "
+          f"({summary['arm_groups']} arm-0 groups; {summary['pairs_played'] - summary['pairs_used']:,} pairs "
+          f"played past a card's stop)")  # fmt: skip
     print(f"  worker idle (wall): {idle:.1f} worker-s of {summary['workers'] * summary['playing_s']:.1f}")
     plain = side["games"] / max(side["plain"], 1e-9)
     valued = side["games"] / max(side["play"], 1e-9)
