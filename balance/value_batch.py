@@ -107,7 +107,7 @@ def paired_interval(sums: np.ndarray) -> tuple[float, float, float, float]:
     >>> s = np.zeros(len(SUMS), np.int64)
     >>> s[[S["n"], S["wins_with"], S["wins_without"], S["discordant"]]] = 100, 60, 50, 30
     >>> [round(x, 4) for x in paired_interval(s)]
-    [0.1, -0.0061, 0.2061, 0.1061]
+    [0.1, -0.0074, 0.2074, 0.1074]
     """
     n = int(sums[S["n"]])
     if n < 2:
