@@ -13,6 +13,7 @@ kernel play and pairing/sums, in the proportions of a few sample cards. Worker i
 wall-clock: workers × seconds of play − the batches' wall-clock seconds.
 
     .venv/bin/python benchmarks/value_speed.py --game cardwars
+    .venv/bin/python benchmarks/value_speed.py --game cardwars --no-share   # before arm-0 sharing, side by side
     .venv/bin/python benchmarks/value_speed.py --game cardinger
     .venv/bin/python benchmarks/value_speed.py --game blessings --variant split_deck --budget 600
 """
@@ -77,11 +78,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=ValueOptions.batch)
+    parser.add_argument(
+        "--no-share", dest="share", action="store_false", help="every card plays its own arm 0 (before)"
+    )
     parser.add_argument("--no-split", dest="split", action="store_false", help="skip the CPU split's side measurement")
     args = parser.parse_args()
     setup = make_setup(args.game, variant=args.variant)
     options = ValueOptions(
-        half_width=args.half_width, budget=args.budget, workers=args.workers, seed=args.seed, batch=args.batch
+        half_width=args.half_width,
+        budget=args.budget,
+        workers=args.workers,
+        seed=args.seed,
+        batch=args.batch,
+        share_arms=args.share,
     )
     load_before = os.getloadavg()
     wall, own, kids = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
