@@ -1942,6 +1942,13 @@ class Game:
         sim.rng = Rng(0, N_RNG)
         sim.rng.lanes = [mix64((seed + lane) & MASK64) for lane in range(N_RNG)]
         sim.rng.shuffle(sim.deck[p], LANE_SHUFFLE + p)
+        q = 1 - p  # the opponent's unseen cards, dealt again (``planner.redeal_unseen``)
+        mine = [i for i, owner in enumerate(sim.hand_own[q]) if owner == q]
+        pool = sorted(sim.deck[q] + [sim.hand[q][i] for i in mine])
+        sim.rng.shuffle(pool, LANE_SHUFFLE + q)
+        for i in mine:
+            sim.hand[q][i] = pool.pop()
+        sim.deck[q] = pool
         return sim
 
     def evaluate(self, p: int) -> float:

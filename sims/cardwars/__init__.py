@@ -45,7 +45,7 @@ VARIANTS = {  # rulings file, "Variants"
 
 GAME = GameSpec(
     name="cardwars",
-    rules_version="1",  # bump only when simulated behaviour changes
+    rules_version="2",  # bump only when simulated behaviour changes
     seats=2,
     summary="Lane combat TCG (Adventure Time): Creatures, Buildings, Spells on four lanes; 25 Hit Points",
     cards_path=Path(__file__).with_name("cards.csv"),

@@ -10,7 +10,8 @@
 
 Every policy sees what R20 allows: the board, discard piles, Hit Points and pile sizes,
 and its own hand; never the opponent's hand or any deck order (the planner shuffles its
-own deck in its copies and draws its copies' random picks on its own lane). Policies read
+own deck and deals the opponent's unseen cards again in its copies, and draws its copies'
+random picks on its own lane). Policies read
 the state and return one encoded action; they never change the position (the random bot
 and the planner only advance their own RNG lane; the planner writes only to ``sim``).
 """
@@ -21,7 +22,7 @@ from sims.cardwars import greedy, planner
 from sims.cardwars.layout import Lane
 from sims.cardwars.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported)
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot
 
 
 class Bot(IntEnum):
@@ -32,13 +33,13 @@ class Bot(IntEnum):
     PLANNER = 2
 
 
-@kernel
+@hot
 def needs_legal(bot_id: int) -> bool:
     """Return True if policy ``bot_id`` chooses from the enumerated legal actions."""
     return bot_id == Bot.RANDOM
 
 
-@kernel
+@hot
 def choose(bot_id: int, s, sim, who: int) -> int:
     """Return the action of policy ``bot_id`` for seat ``who`` (the decider) in position ``s``."""
     if bot_id == Bot.RANDOM:

@@ -6,10 +6,12 @@ policy (both seats, for the choices an opponent makes), and the position after t
 opponent's start-of-turn is scored by ``evaluate``. The best-scored action is taken (the
 first on ties). Fights and pending choices are the greedy bot's.
 
-Hidden information stays hidden: in each copy the planner's own deck is shuffled and the
-random effects draw from lanes seeded on the planner's own RNG lane, so a copy never
-reveals the real next card or random pick (the opponent's hand is still read by Silo of
-Truth's copy: RULES.md §9).
+Hidden information stays hidden (R20): in each copy the planner's own deck is shuffled, the
+opponent's unseen cards (its own cards in its hand, and its deck) are pooled in a fixed
+order and dealt again at random (``redeal_unseen``), and the random effects draw from lanes
+seeded on the planner's own RNG lane. A copy therefore never reveals the real next card, a
+random pick, or what the opponent holds (Silo of Truth takes a card of the dealt hand):
+the planner's choice depends only on what it may see (RULES.md §9).
 """
 
 import numpy as np
@@ -38,6 +40,32 @@ def copy_position(sim, s, p: int, seed) -> None:
     for lane in range(N_RNG):
         sim.scratch.rng[lane] = rng.mix64(seed + np.uint64(lane))
     rng.shuffle(sim.piles.deck[p], sim.piles.deck_n[p], sim.scratch.rng, Lane.SHUFFLE + p)
+    redeal_unseen(sim, 1 - p)
+
+
+@kernel
+def redeal_unseen(sim, q: int) -> None:
+    """Deal seat ``q``'s unseen cards in ``sim`` again: its own hand cards and its deck, pooled and shuffled.
+
+    The pool (the deck, then the hand cards ``q`` owns) is sorted by card id before the shuffle
+    (``Lane.SHUFFLE + q`` of the copy's lanes), so the deal depends on which cards are unseen,
+    never on where they really are; the hand's slots are refilled from the pool's top and the
+    rest is the deck. Stolen cards in ``q``'s hand (owned by the other seat) stay: their owner
+    knows them. Pile sizes, which every seat sees, do not change.
+    """
+    pl = sim.piles
+    deck = pl.deck[q]
+    n = pl.deck_n[q]
+    for i in range(pl.hand_n[q]):
+        if pl.hand_own[q, i] == q:
+            deck[n] = pl.hand[q, i]
+            n += 1
+    deck[:n].sort()
+    rng.shuffle(deck, n, sim.scratch.rng, Lane.SHUFFLE + q)
+    for i in range(pl.hand_n[q]):
+        if pl.hand_own[q, i] == q:
+            n -= 1
+            pl.hand[q, i] = deck[n]
 
 
 @kernel

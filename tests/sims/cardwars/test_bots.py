@@ -11,7 +11,7 @@ import pytest
 
 import sims
 from sims.cardwars import actions as act
-from sims.cardwars import bots
+from sims.cardwars import bots, planner
 from sims.cardwars.layout import Phase
 from sims.cardwars.scenario import _Ctx, build, encode_move
 
@@ -344,3 +344,41 @@ def test_every_bot_takes_only_legal_actions_in_played_games(bot):
     GAME.check_games(params, pool.table, np.zeros((2, 1), np.int16), ids, weights, np.uint64(3), 0, n, report)
     assert report[0] > 50 * n
     assert report[1:].tolist() == [0, 0, 0]
+
+
+# The opponent's unseen cards in two arrangements: the same cards, a different one in hand.
+SILO_HANDS = (
+    (["Blonde MerWitch"], ["Bone Wand", "Phyllis", "Teleport"]),
+    (["Bone Wand"], ["Blonde MerWitch", "Phyllis", "Teleport"]),
+)
+
+
+def silo_position(hand, deck):
+    return position(
+        {
+            "actions": 2,
+            "p0": {"landscapes": CF, "buildings": ["Silo of Truth", "", "", ""], "hand": [], "deck": DECK},
+            "p1": {"landscapes": BP, "creatures": ["", "Evil Eye", "", ""], "hand": hand, "deck": deck},
+        },
+        bot="planner",
+    )
+
+
+def test_planner_copy_deals_the_opponents_unseen_cards_whatever_their_real_place():
+    copies = []
+    for hand, deck in SILO_HANDS:
+        s, sim = silo_position(hand, deck)
+        planner.copy_position(sim, s, 0, np.uint64(7))
+        pl = sim.piles
+        copies.append((list(pl.hand[1, : pl.hand_n[1]]), list(pl.deck[1, : pl.deck_n[1]])))
+        assert sorted(copies[-1][0] + copies[-1][1]) == sorted(
+            s.piles.hand[1, :1].tolist() + s.piles.deck[1, :3].tolist()
+        )
+    assert copies[0] == copies[1]
+
+
+def test_planner_choice_does_not_depend_on_the_opponents_hidden_hand():
+    # Silo of Truth steals a random card of the opponent's hand: a free 3/9 in one arrangement,
+    # a Bone Wand in the other. The planner may not know which, so it must choose the same.
+    choices = [decide(silo_position(hand, deck), "planner") for hand, deck in SILO_HANDS]
+    assert choices[0] == choices[1]
