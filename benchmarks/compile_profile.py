@@ -1,0 +1,83 @@
+"""Where a game's cold compilation goes: CPU seconds per compiled function and specialisation.
+
+Runs the same calls as ``compile_time.py`` (the batch kernel for the games table, then for
+every table, the audit, the replay) in a fresh process with an empty Numba cache, listening
+to Numba's ``numba:compile`` events. Compilations nest (a caller compiles its callees while
+it is typed), so each function's *self* time is its own time less its callees'. Prints the
+functions by self CPU seconds, how many specialisations (argument types) each compiled,
+and the totals; the load average is printed beside them.
+
+Example (from the project root):
+    .venv/bin/python benchmarks/compile_profile.py --game cardwars --top 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+CHILD = r"""
+import sys, time
+from collections import defaultdict
+from numba.core import event
+
+class Self(event.Listener):
+    def __init__(self):
+        self.stack, self.own, self.n = [], defaultdict(float), defaultdict(int)
+    def on_start(self, ev):
+        self.stack.append([ev.data["dispatcher"].py_func, time.process_time(), 0.0])
+    def on_end(self, ev):
+        fn, t0, inner = self.stack.pop()
+        spent = time.process_time() - t0
+        name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__qualname__}"
+        self.own[name] += spent - inner
+        self.n[name] += 1
+        if self.stack:
+            self.stack[-1][2] += spent
+
+import numpy as np
+import sims
+from balance.spec import RunSpec, resolve
+game = sys.argv[1]
+r = resolve(RunSpec(game=game, bots=("greedy",) * sims.load(game).seats, seed=1))
+args = (r.params, r.pool, r.decks, r.bot_ids, r.weights)
+listener = Self()
+event.register("numba:compile", listener)
+c0 = time.process_time()
+r.game.play_chunk(*args, 1, 0, 1, tables=("games",))
+r.game.play_chunk(*args, 1, 0, 1)
+report = np.zeros(4, dtype=np.int64)
+r.game.check_games(r.params, r.pool.table, r.decks, r.bot_ids, r.weights, np.uint64(1), 0, 1, report)
+r.game.replay(*args, 1, 0)
+total = time.process_time() - c0
+ranked = sorted(listener.own.items(), key=lambda kv: -kv[1])
+print(f"{len(ranked)} functions, {sum(listener.n.values())} specialisations, {total:.1f} CPU-s compiling and running")
+for name, secs in ranked[: int(sys.argv[2])]:
+    print(f"{secs:7.2f} s {secs / total:6.1%}  x{listener.n[name]}  {name}")
+twice = [f"{name} x{k}" for name, k in listener.n.items() if k > 1]
+print("compiled more than once:", ", ".join(sorted(twice)) or "none")
+"""
+
+
+def main() -> None:
+    """Run the listening child with an empty cache and print its table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="cardwars")
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--cache", default=None, help="an empty Numba cache directory to fill (default: a temporary one)")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        load = os.getloadavg()[0]
+        env = {**os.environ, "NUMBA_CACHE_DIR": a.cache or tmp}
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, a.game, str(a.top)], env=env, check=True, capture_output=True, text=True
+        ).stdout
+    print(f"# {a.game}: cold compilation by function (self CPU seconds), load {load:.2f}")
+    print(out, end="")
+
+
+if __name__ == "__main__":
+    main()
