@@ -15,36 +15,36 @@ from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, PENDING_SRC, ActionKind, Choice, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Landscape, LandscapeCheck, Part, SiloUnplayable
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER
 
 
-@kernel
+@hot
 def encode(kind: int, src: int, a: int, b: int) -> int:
     """Return the action ``kind`` with source ``src`` and arguments ``a``, ``b`` (each 0..255)."""
     return (kind << 24) | (src << 16) | (a << 8) | b
 
 
-@kernel
+@hot
 def kind_of(action: int) -> int:
     """Return the ActionKind of an encoded action."""
     return action >> 24
 
 
-@kernel
+@hot
 def src_of(action: int) -> int:
     """Return the source (hand index, slot, lane or option) of an encoded action."""
     return (action >> 16) & 255
 
 
-@kernel
+@hot
 def a_of(action: int) -> int:
     """Return argument ``a`` (lane | choice << 2, or a cost choice)."""
     return (action >> 8) & 255
 
 
-@kernel
+@hot
 def b_of(action: int) -> int:
     """Return argument ``b`` (a target code)."""
     return action & 255
@@ -53,7 +53,7 @@ def b_of(action: int) -> int:
 # -- costs and Landscapes (R7) -----------------------------------------------------------------
 
 
-@kernel
+@hot
 def paid_cost(s, p: int, c: int) -> int:
     """Return the Actions seat ``p`` pays to play ``c`` now: printed cost minus discounts, never below 0."""
     k = s.cards[c]
@@ -65,7 +65,7 @@ def paid_cost(s, p: int, c: int) -> int:
     return max(cost, 0)
 
 
-@kernel
+@hot
 def landscapes_ok(s, p: int, c: int, paid: int) -> bool:
     """Return True if seat ``p`` controls the face-up Landscapes card ``c`` needs (R7, E2)."""
     k = s.cards[c]
@@ -80,7 +80,7 @@ def landscapes_ok(s, p: int, c: int, paid: int) -> bool:
     return sx.count_landscapes(s, p, k.land) >= need
 
 
-@kernel
+@hot
 def playable(s, p: int, c: int, free: bool) -> bool:
     """Return True if seat ``p`` may pay for and play card ``c`` now (lanes and targets aside)."""
     k = s.cards[c]
@@ -138,7 +138,7 @@ def discard_choices(s, p: int, src: int, a: int, out, n: int) -> int:
     return n
 
 
-@kernel
+@hot
 def seen_before(s, p: int, i: int, skip: int) -> bool:
     """Return True if hand entry ``i`` repeats an earlier entry (same card and owner), ignoring ``skip``."""
     pl = s.piles

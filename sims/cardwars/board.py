@@ -11,12 +11,12 @@ resolves them one by one. No rule function calls back into the one that called i
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
 from sims.cardwars.stats import abilities_on, refresh
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
 
 
-@kernel
+@hot
 def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
     """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
     m = s.meta
@@ -233,7 +233,7 @@ def queue_trigger(s, c: int, q: int, lane: int, owner: int, choice: int, tgt: in
     t.tail = k + 1
 
 
-@kernel
+@hot
 def close_batch(s) -> None:
     """End the batch of triggers being queued: the next ones belong to a later moment."""
     s.queue.next_batch += 1
@@ -356,7 +356,7 @@ def mill(s, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def is_creature(s, c: int) -> bool:
     """Return True if card ``c`` is a Creature."""
     return s.cards[c].type == CardType.CREATURE

@@ -21,7 +21,7 @@ from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.setup import build_deck, clear_turn, deal, reset
 from sims.cardwars.state import N_LANES, N_STARTERS, Effect, EndReason, FirstPlayer, Part, Special
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER, NO_WINNER
 
 
@@ -146,13 +146,13 @@ def mummy_return(s, target_lane: int) -> None:
     fx.run_queue(s)
 
 
-@kernel
+@hot
 def first_turn_rule(s) -> bool:
     """Return True if the mover may not Floop or Fight now: the game's first turn under R3."""
     return s.meta.turn == 1 and s.params.first_player_rule == 1
 
 
-@kernel
+@hot
 def protected(s, q: int, lane: int) -> bool:
     """Return True if side ``q``'s Creature in ``lane`` may not be attacked: a Cool Dog next to it (R14)."""
     b = s.board
@@ -166,7 +166,7 @@ def protected(s, q: int, lane: int) -> bool:
     return False
 
 
-@kernel
+@hot
 def can_fight(s, p: int, lane: int) -> bool:
     """Return True if seat ``p``'s Creature in ``lane`` is Ready and may Activate to fight (R11, R14)."""
     b = s.board
@@ -175,7 +175,7 @@ def can_fight(s, p: int, lane: int) -> bool:
     return b.cr_card[1 - p, lane] < 0 or not protected(s, 1 - p, lane)
 
 
-@kernel
+@hot
 def any_fight(s, p: int) -> bool:
     """Return True if some Creature of seat ``p`` can still fight."""
     for lane in range(N_LANES):  # noqa: SIM110 (a plain loop compiles to the tightest code)

@@ -7,10 +7,10 @@ from sims.cardwars import stats as sx
 from sims.cardwars.state import N_LANES, CardType, Count, Effect, Landscape, Part, Target
 from sims.cardwars.values import creature_value, current_fight, fight_value, wt
 from sims.cardwars.weights import W
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
-@kernel
+@hot
 def damage_value(s, p: int, q: int, lane: int, take: int) -> float:
     """Return seat ``p``'s value of ``take`` damage on the Creature at ``(q, lane)``."""
     b = s.board

@@ -20,7 +20,7 @@ from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
 from sims.cardwars.values import NEG, creature_value, current_fight, place_value, static_value, wt
 from sims.cardwars.weights import W
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 @kernel
@@ -72,13 +72,13 @@ def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     return v - cost
 
 
-@kernel
+@hot
 def allies_gain(s, p: int, lane: int, c: int) -> float:
     """Return the value of the other Creatures' "whenever a Creature enters" triggers (SandWitch ...; ``context``)."""
     return s.scratch.g_ally[s.cards[c].land]
 
 
-@kernel
+@hot
 def woadic_chiefs(s, p: int) -> int:
     """Return how many of seat ``p``'s Creatures gain ATK from Spells played this turn (Woadic Chief)."""
     n = 0
@@ -130,7 +130,7 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     return v
 
 
-@kernel
+@hot
 def struzanns(s, p: int) -> int:
     """Return the ATK per Flooped Creature seat ``p``'s Creatures get (Struzann Jinn: +2 each)."""
     n = 0
@@ -141,7 +141,7 @@ def struzanns(s, p: int) -> int:
     return n
 
 
-@kernel
+@hot
 def action_value(s, p: int, action: int) -> float:
     """Return seat ``p``'s value of a main-phase ``action`` (END = 0)."""
     kind = act.kind_of(action)
@@ -169,7 +169,7 @@ def best_of(s, p: int, n: int) -> int:
     return best_a
 
 
-@kernel
+@hot
 def decide(s, who: int) -> int:
     """Return the greedy action of seat ``who`` (the decider) in position ``s``."""
     m = s.meta

@@ -7,17 +7,17 @@ from sims.cardwars import stats as sx
 from sims.cardwars.effects import NO_MOVE, floop_creatures_in_discard, picks
 from sims.cardwars.layout import NO_LANE
 from sims.cardwars.state import N_LANES, AdjacentTargets, CardType, Effect, EmptyPick, Part, RepeatTargets, Target
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
-@kernel
+@hot
 def add(out, n: int, code: int) -> int:
     """Write ``code`` at ``out[n]``; return ``n + 1``."""
     out[n] = code
     return n + 1
 
 
-@kernel
+@hot
 def adjacent_sides(s, p: int) -> int:
     """Return how many sides "a Creature in an adjacent Lane" reaches: 2 (both, R13) or 1 (own)."""
     return 1 if s.params.adjacent_lane_targets == AdjacentTargets.OWN_SIDE else 2
@@ -140,7 +140,7 @@ def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
     return n
 
 
-@kernel
+@hot
 def popcount(x: int) -> int:
     """Return the number of set bits of ``x``."""
     n = 0

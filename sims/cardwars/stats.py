@@ -5,18 +5,18 @@ auras of other cards and the turn's bonuses; ``board.settle`` runs it before dea
 """
 
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 ANY = int(Landscape.ANY)
 
 
-@kernel
+@hot
 def land_ok(card_land: int, filt: int) -> bool:
     """Return True if a card of Landscape ``card_land`` passes filter ``filt`` (Rainbow is no type, R7)."""
     return filt == ANY or card_land == filt
 
 
-@kernel
+@hot
 def count_landscapes(s, q: int, land: int) -> int:
     """Return the face-up Landscapes of type ``land`` on side ``q`` (face-down ones have no type, R7)."""
     n = 0
@@ -124,7 +124,7 @@ def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     return 0
 
 
-@kernel
+@hot
 def factor(n: int, step: int, mode: int) -> int:
     """Return the multiplier of a count: ``n // step`` (per), or 1/0 by the threshold ``step``."""
     if mode == Mode.PER:
@@ -134,7 +134,7 @@ def factor(n: int, step: int, mode: int) -> int:
     return 1 if n <= step else 0
 
 
-@kernel
+@hot
 def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int, lane: int, c: int) -> int:
     """Return ``amount x factor(count)`` of one abilities.csv row for card ``c`` of side ``q`` in ``lane``."""
     if amount == 0:
@@ -142,7 +142,7 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
     return amount * factor(count_of(s, kind, land, q, lane, c), step, mode)
 
 
-@kernel
+@hot
 def abilities_on(s, q: int, lane: int) -> bool:
     """Return True unless the Creature at ``(q, lane)`` lost its abilities to Schoolhouse this turn."""
     return s.board.cr_copy[q, lane] < 0
@@ -270,7 +270,7 @@ def refresh(s) -> None:
             b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
 
 
-@kernel
+@hot
 def multiplier(s, q: int, lane: int) -> int:
     """Return 3 for Immortal Maize Walker on a face-up Cornfield (R22), else 1."""
     b = s.board
@@ -279,7 +279,7 @@ def multiplier(s, q: int, lane: int) -> int:
     return 3 if on and b.up[q, lane] and b.land[q, lane] == k.sp_land else 1
 
 
-@kernel
+@hot
 def damage_dealt(s, q: int, lane: int) -> int:
     """Return the damage the Creature at ``(q, lane)`` deals in a fight: ATK (0 if negative) x multiplier."""
     atk = s.board.cr_atk[q, lane]

@@ -7,24 +7,24 @@ from sims.cardwars import flow
 from sims.cardwars import stats as sx
 from sims.cardwars.state import CardType, Count, Effect, Part, Special, Stat
 from sims.cardwars.weights import W
-from sims.core.jit import kernel
+from sims.core.jit import hot
 
 NEG = -1e9
 
 
-@kernel
+@hot
 def wt(s, p: int, i: int) -> float:
     """Return seat ``p``'s weight ``i`` (W)."""
     return s.scratch.weights[p, i]
 
 
-@kernel
+@hot
 def cval(s, p: int, atk: int, left: int) -> float:
     """Return seat ``p``'s value of a Creature with ATK ``atk`` and DEF left ``left``."""
     return wt(s, p, W.ATK) * max(atk, 0) + wt(s, p, W.DEF) * max(left, 0) + wt(s, p, W.BODY)
 
 
-@kernel
+@hot
 def creature_value(s, p: int, q: int, lane: int) -> float:
     """Return seat ``p``'s value of the Creature at ``(q, lane)`` (0 if none)."""
     b = s.board
@@ -33,7 +33,7 @@ def creature_value(s, p: int, q: int, lane: int) -> float:
     return cval(s, p, b.cr_atk[q, lane], b.cr_def[q, lane] - b.cr_dmg[q, lane])
 
 
-@kernel
+@hot
 def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta: int) -> float:
     """Return seat ``p``'s value of its Creature (ATK ``atk``, DEF left ``left``) fighting in ``lane`` now.
 
@@ -53,7 +53,7 @@ def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta:
     return v
 
 
-@kernel
+@hot
 def current_fight(s, p: int, lane: int) -> float:
     """Return the value of seat ``p``'s Creature in ``lane`` fighting this turn (0 if it cannot)."""
     b = s.board
@@ -64,7 +64,7 @@ def current_fight(s, p: int, lane: int) -> float:
     )
 
 
-@kernel
+@hot
 def static_value(s, p: int, c: int) -> float:
     """Return seat ``p``'s value of card ``c`` out of play (discards, Ogre Gas)."""
     k = s.cards[c]
@@ -75,7 +75,7 @@ def static_value(s, p: int, c: int) -> float:
     return wt(s, p, W.CARD) * (1 + (k.e1_amount if k.e1_effect == Effect.DRAW else 0))  # Gnome Snot: 3 cards
 
 
-@kernel
+@hot
 def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
     """Return card ``c``'s ATK or DEF if it entered ``(p, lane)`` now (its own rows and others' auras)."""
     k = s.cards[c]
@@ -87,7 +87,7 @@ def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
     return v
 
 
-@kernel
+@hot
 def place_value(s, p: int, lane: int, c: int) -> float:
     """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``)."""
     b, sc = s.board, s.scratch
