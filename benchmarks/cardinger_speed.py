@@ -11,12 +11,20 @@ Subcommands (each figure line carries the load average it was measured under):
   it: the before/after figure to trust.
 - ``compile``: cold compilation (fresh ``NUMBA_CACHE_DIR``) and warm start (import, cache load
   and 200 games per entry point) in fresh processes, seconds of wall clock and of CPU.
-- ``play``: play ``N`` games with the given tables and exit (what ``instr`` runs under valgrind).
+- ``twin``: the proof that the C twin (``benchmarks/cardinger_twin``) plays the kernel's games:
+  every column of the games and seats tables and the decision count, on ``-n`` games.
+- ``ratio``: C twin and kernel side by side on the same games, one core each (``taskset``),
+  median of ``--repeat`` alternating runs: games table only (plain twin) and games + seats
+  (``-DTALLY`` twin, the kernel's bookkeeping), games per CPU-second, ns per decision and
+  kernel / C. Also the instructions per game of both under callgrind with ``--instr N``.
+- ``play``: play ``N`` games with the given tables and exit (what ``instr`` and ``ratio`` run).
 
 Example (from the project root):
     .venv/bin/python benchmarks/cardinger_speed.py rate -n 1000000 --repeat 3
     .venv/bin/python benchmarks/cardinger_speed.py instr
     .venv/bin/python benchmarks/cardinger_speed.py compile
+    .venv/bin/python benchmarks/cardinger_speed.py twin -n 200000
+    .venv/bin/python benchmarks/cardinger_speed.py ratio -n 1000000 --repeat 3
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import ctypes
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +46,9 @@ import numpy as np
 import sims
 from sims.cardinger import kernel
 from sims.core.spec import TABLES
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cardinger_twin"))
+import twin  # benchmarks/cardinger_twin/twin.py (benchmarks/ is not a package)
 
 GAME = sims.load("cardinger")
 SEED = 2026
@@ -64,21 +76,21 @@ void stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_STOP_INSTRUMENTATION; }
 """
 
 
-def play(n: int, tables: tuple[str, ...], bot: str = "greedy", toggle=None) -> float:
-    """Play ``n`` games (after 200-game warm-ups of every entry point) and return their CPU seconds.
+def play(n: int, tables: tuple[str, ...], bot: str = "greedy", toggle=None) -> tuple[float, float]:
+    """Play ``n`` games (after 200-game warm-ups of every entry point); return their (CPU, wall) seconds.
 
     ``toggle`` (a library with ``start``/``stop``: callgrind's client requests) brackets the games.
     """
     args = inputs(bot)
     for warm in (("games",), TABLES):  # compile or load the cached kernels
         GAME.play_chunk(*args, SEED, n, 200, warm)
-    start = time.process_time()
+    start, start_wall = time.process_time(), time.perf_counter()
     if toggle is not None:
         toggle.start()
     GAME.play_chunk(*args, SEED, 0, n, tables)
     if toggle is not None:
         toggle.stop()
-    return time.process_time() - start
+    return time.process_time() - start, time.perf_counter() - start_wall
 
 
 def decisions_per_game(n: int = 20_000, bot: str = "greedy") -> float:
@@ -156,6 +168,89 @@ def compile_times(args) -> None:
             print(f"  {label}: {wall:6.1f} s wall, {cpu_s:6.1f} s CPU; fresh process, import + 200 games ({load()})")
 
 
+def twin_check(args) -> None:
+    """Print whether the C twin plays the kernel's games (every games/seats column, decisions)."""
+    result = twin.check(args.n_games, SEED)
+    same = not result["mismatches"] and result["decisions"][0] == result["decisions"][1]
+    print(f"C twin vs kernel, greedy mirror, modern, games 0..{args.n_games - 1} (seed {SEED}): ", end="")
+    print(f"{result['games']} games, {result['seats']} seat rows compared column by column; ", end="")
+    print(f"decisions C {result['decisions'][0]}, kernel {result['decisions'][1]} ", end="")
+    print(
+        f"({result['decisions'][1] / args.n_games:.2f}/game): "
+        + ("IDENTICAL" if same else f"DIFFER {result['mismatches']}")
+    )
+
+
+def pinned(cmd: list[str], core: int | None) -> list[str]:
+    """Return ``cmd`` pinned to ``core`` with taskset (unchanged when there is none)."""
+    return ["taskset", "-c", str(core), *cmd] if core is not None and shutil.which("taskset") else cmd
+
+
+def kernel_run(n: int, tables: str, core: int | None) -> tuple[float, float]:
+    """Return (CPU, wall) seconds of ``n`` kernel games in a fresh pinned process (start-up and compile excluded)."""
+    cmd = pinned([sys.executable, __file__, "play", str(n), "--tables", tables, "--report"], core)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    m = re.search(r"cpu ([\d.]+) wall ([\d.]+)", out)
+    return float(m.group(1)), float(m.group(2))
+
+
+def callgrind_total(cmd: list[str]) -> int:
+    """Return the instructions callgrind counts for ``cmd`` (a whole process)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd], capture_output=True, check=True
+        )
+        with open(out) as f:
+            return int(re.search(r"^totals:\s+(\d+)", f.read(), re.MULTILINE).group(1))
+
+
+def ratio(args) -> None:
+    """Print C twin vs kernel on the same games, one core each, median of alternating runs; kernel / C."""
+    play(200, ("games",))  # compile or load the cached kernel before any timing
+    core = args.core if args.core >= 0 else None
+    runs = {"games": ((), "games"), "games+seats": (("TALLY",), "games,seats")}
+    cpu: dict[tuple[str, str], list[float]] = {(k, side): [] for k in runs for side in ("C", "kernel")}
+    loads = []
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = os.path.join(tmp, "inputs.txt")
+        with open(inputs, "w") as f:
+            f.write(twin.inputs_text())
+        binaries = {name: twin.build(tmp, defines) for name, (defines, _) in runs.items()}
+        per_game = None
+        for _ in range(args.repeat):
+            for name, (_, tables) in runs.items():
+                loads.append(os.getloadavg()[0])
+                c = twin.run(binaries[name], inputs, args.n_games, SEED, pin=core)
+                per_game = c["decisions"] / args.n_games
+                cpu[name, "C"].append(c["cpu"])
+                cpu[name, "kernel"].append(kernel_run(args.n_games, tables, core)[0])
+        instr = {}
+        if args.instr:
+            for name, (_, tables) in runs.items():
+                c_bin = twin.build(tmp, runs[name][0], twin.VALGRIND_FLAGS)
+                c_cmd = [str(c_bin), inputs, str(args.instr), str(SEED)]
+                instr[name, "C"] = callgrind_total(c_cmd) / args.instr
+                instr[name, "kernel"] = instructions(args.instr, tables, "greedy") / args.instr
+    print(f"cardinger greedy mirror, modern: C twin vs kernel on the same {args.n_games} games (seed {SEED}), ", end="")
+    print(
+        f"one core each{'' if core is None else f' (taskset -c {core})'}, median of {args.repeat} alternating runs, ",
+        end="",
+    )
+    print(f"{per_game:.2f} decisions/game; load 1-min {min(loads):.2f}-{max(loads):.2f}, now {load()}")
+    head = f"  {'tables':12s} {'C games/CPU-s':>14s} {'ns/dec':>7s} {'kernel games/CPU-s':>19s} {'ns/dec':>7s}"
+    print(head + f" {'kernel/C':>9s}", end="")
+    print(f" {'C instr/game':>13s} {'kernel instr/game':>18s}" if instr else "")
+    for name in runs:
+        c, k = statistics.median(cpu[name, "C"]), statistics.median(cpu[name, "kernel"])
+        c_rate, k_rate = args.n_games / c, args.n_games / k
+        line = f"  {name:12s} {c_rate:14.0f} {1e9 * c / (args.n_games * per_game):7.1f} {k_rate:19.0f}"
+        line += f" {1e9 * k / (args.n_games * per_game):7.1f} {k_rate / c_rate:9.3f}"
+        if instr:
+            line += f" {instr[name, 'C']:13.0f} {instr[name, 'kernel']:18.0f}"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -165,17 +260,27 @@ def main() -> None:
     p = sub.add_parser("instr")
     p.add_argument("-n", "--n-games", type=int, default=20_000)
     p = sub.add_parser("compile")
+    p = sub.add_parser("twin")
+    p.add_argument("-n", "--n-games", type=int, default=200_000)
+    p = sub.add_parser("ratio")
+    p.add_argument("-n", "--n-games", type=int, default=1_000_000)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--core", type=int, default=1, help="CPU to pin both sides to (-1: no pinning)")
+    p.add_argument("--instr", type=int, default=0, help="also count instructions/game on this many games (callgrind)")
     p = sub.add_parser("play")
     p.add_argument("n", type=int)
     p.add_argument("--tables", default="games")
+    p.add_argument("--report", action="store_true", help="print the CPU and wall seconds of the games")
     p.add_argument("--toggle", default=None, help=argparse.SUPPRESS)  # a directory: build callgrind's toggle
     for p in sub.choices.values():
         p.add_argument("--bot", default="greedy", choices=GAME.bots)
     args = parser.parse_args()
     if args.cmd == "play":
-        play(args.n, tuple(args.tables.split(",")), args.bot, args.toggle and toggle_library(args.toggle))
+        secs = play(args.n, tuple(args.tables.split(",")), args.bot, args.toggle and toggle_library(args.toggle))
+        if args.report:
+            print(f"cpu {secs[0]:.4f} wall {secs[1]:.4f}")
     else:
-        {"rate": rate, "instr": instr, "compile": compile_times}[args.cmd](args)
+        {"rate": rate, "instr": instr, "compile": compile_times, "twin": twin_check, "ratio": ratio}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import sims
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "cardinger_twin.c"
 FLAGS = ("-O3", "-march=native", "-ffp-contract=off")  # no fused multiply-add: Numba does not contract either
+VALGRIND_FLAGS = ("-O3", "-march=x86-64-v3", "-ffp-contract=off")  # valgrind cannot run AVX-512 code
 GAME_COLUMNS = ("game", "seed", "first_seat", "winner", "turns", "end_reason", "score_0", "score_1")
 SEAT_COLUMNS = (
     "game", "seat", "bot", "score", "won", "first", "points_score", "points_prosperity", "points_steal",
@@ -65,7 +66,11 @@ def build(out_dir: str | Path, defines: tuple[str, ...] = (), flags: tuple[str, 
     gcc = shutil.which("gcc")
     if gcc is None:
         raise TwinError("gcc not found on PATH: the C twin of the Cardinger kernel needs the system C compiler")
-    name = "twin" + "".join("_" + d.lower() for d in defines)
+    name = (
+        "twin"
+        + "".join("_" + d.lower() for d in defines)
+        + ("" if flags == FLAGS else "_" + "_".join(f.strip("-").replace("=", "") for f in flags))
+    )
     binary = Path(out_dir) / name
     cmd = [gcc, *flags, *(f"-D{d}" for d in defines), "-o", str(binary), str(SOURCE), "-lm"]
     done = subprocess.run(cmd, capture_output=True, text=True)
