@@ -43,6 +43,8 @@ fmt: install
 
 bench: install  ## speed figures (printed, never asserted)
 	$(BIN)/balance bench --game cardinger --scaling 200000
+	$(BIN)/python benchmarks/cardinger_speed.py twin -n 200000
+	$(BIN)/python benchmarks/cardinger_speed.py ratio -n 1000000 --repeat 3
 	$(BIN)/python benchmarks/pure_python.py
 	$(BIN)/balance bench --game blessings --games-per-pairing 50000 --scaling 20000
 	$(BIN)/python benchmarks/pure_python.py --game blessings
