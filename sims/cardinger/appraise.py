@@ -273,7 +273,9 @@ def best_attack(s, p: int, slot: int, threat: float) -> tuple:
     for t in range(s.field.n[o]):
         if can_target(s, p, slot, t):  # R8
             hp = s.field.hp[o, t]
-            value = field_value(s, o, t, p) + threat * s.cards[s.field.card[o, t]].score
+            value = field_value(s, o, t, p)
+            if threat != 0.0:  # tuned only: greedy (threat 0) skips the load, multiply and add per target
+                value += threat * s.cards[s.field.card[o, t]].score
             v = hit_value(s, p, c, value, hp)
             total += v
             if v > best:
