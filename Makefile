@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_RUN := runs/demo
 
-.PHONY: install demo test test-browser test-nojit lint fmt bench report clean clean-cache
+.PHONY: install demo test test-browser test-twin test-nojit lint fmt bench report clean clean-cache
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -25,11 +25,14 @@ demo: install  ## simulate the demo spec (200 000 Cardinger games), value every 
 
 # `make test` spreads the tests over every CPU (pytest-xdist; TEST_WORKERS=1 runs them in one process)
 TEST_WORKERS ?= auto
-test: install  ## the whole test suite on every CPU (CI runs this); the browser tests are left out (make test-browser)
+test: install  ## the whole test suite on every CPU (CI runs this); the opt-in browser and C-twin tests are left out (make test-browser, make test-twin)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=20
 
 test-browser: install  ## generated reports in headless Chromium (Debian's chromium package); screenshots in runs/browser/
 	$(BIN)/python -m pytest -q -m browser tests/browser
+
+test-twin: install  ## the C twin of the Cardinger kernel plays the kernel's games (needs gcc; .ci/run installs it)
+	$(BIN)/python -m pytest -q -m twin tests/sims/cardinger/test_twin.py
 
 test-nojit: install  ## rules tests with Numba disabled (coverage of kernel lines, JIT parity)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q tests/sims -m "not slow" -W "ignore::RuntimeWarning"

@@ -3,8 +3,10 @@
 The twin is the speed reference of issue 13 (kernel / C). A twin that plays other games
 measures nothing, so any change of Cardinger's rules or of the greedy bot must be made in
 ``cardinger_twin.c`` too, and this test says when it was not. It builds the twin with the
-system ``gcc``; without one it fails with that reason (it is never skipped). The full proof
-runs on 200 000 games: ``benchmarks/cardinger_speed.py twin``.
+system ``gcc``; without one it fails with that reason (it is never skipped). ``make test`` needs
+only Python, so these tests are opt-in: ``make test-twin`` runs them and ``.ci/run`` runs that
+after installing ``gcc`` when missing. The full proof runs on 200 000 games:
+``benchmarks/cardinger_speed.py twin``.
 """
 
 import numba
@@ -14,7 +16,10 @@ from tests.sims.differential import load_reference
 
 twin = load_reference("cardinger_twin/twin")
 
-pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compares compiled games; too slow interpreted")
+pytestmark = [
+    pytest.mark.twin,
+    pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compares compiled games; too slow interpreted"),
+]
 
 
 @pytest.mark.parametrize(("seed", "first", "n"), [(2026, 0, 2000), (7, 1_000_000, 500)])
