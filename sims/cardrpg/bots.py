@@ -41,11 +41,11 @@ from sims.cardrpg.estimates import (
     best_combo,
     best_combo_damage,
     blitz_target,
+    buyable_in_draw_pile,
     face_damage,
     first_inv,
     free_buybacks,
     hand_damage,
-    in_draw_pile,
     numbers_in_hand,
     own_spade,
     smallest_kill,
@@ -107,13 +107,11 @@ def reveal_pays(s) -> bool:
     w = s.scratch.weights
     if s.piles.draw_n <= 0 or (s.hero.gold < w[W.BUY_MIN] and s.hero.gold < 20):
         return False  # no card is both worth buying and affordable
-    if in_draw_pile(s, True) > 0:
-        return False
-    buyable = in_draw_pile(s, False)
+    buyable = buyable_in_draw_pile(s)  # -1: a Joker could be revealed
     return buyable > 0 and buyable >= w[W.REVEAL_ODDS] * s.piles.draw_n
 
 
-@kernel
+@hot
 def sale(s, planner: bool) -> int:
     """BETWEEN: the SELL action of a Diamond character's Inventory card whose gold pays for good buy-backs, or -1.
 
@@ -145,7 +143,7 @@ def sale(s, planner: bool) -> int:
     return encode(ActionKind.SELL, best, 0) if best >= 0 else -1
 
 
-@kernel
+@hot
 def between(s, planner: bool) -> int:
     """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on."""
     w = s.scratch.weights
@@ -184,7 +182,7 @@ def king_keep(s) -> int:
     return encode(ActionKind.KEEP if keep else ActionKind.PASS, 0, 0)
 
 
-@kernel
+@hot
 def blitz_next(s, planner: bool) -> int:
     """BLITZ: add the next cards of the A-club's attack, or END when all are chosen (R14).
 

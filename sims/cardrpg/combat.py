@@ -1,5 +1,7 @@
 """CardRPG combat: the player's turn (R8, R9, R14, R15), the monster's turn (R10, R12), both out (R11)."""
 
+import numpy as np
+
 from sims.cardrpg.gold import can_refill_hand
 from sims.cardrpg.rewards import death, victory
 from sims.cardrpg.state import (
@@ -39,7 +41,7 @@ from sims.cardrpg.zones import (
     take_inv,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 @kernel
@@ -57,7 +59,7 @@ def begin_player_turn(s) -> None:
         m.phase = Phase.MONSTER  # R11: out of attack cards, the turn is lost
 
 
-@kernel
+@hot
 def hit_monster(s, dmg: int) -> bool:
     """Take ``dmg`` from the monster's HP in place; return True if it is dead (R7)."""
     mon = s.monster
@@ -89,7 +91,7 @@ def random_attack(s, mult: int) -> int:
         mult += 1
 
 
-@kernel
+@hot
 def takes(s, c: int, pick: int, cards_rank: int) -> bool:
     """Return True if hand card ``c`` joins an attack that plays ``pick`` (Pick; RANK: combo key ``cards_rank``).
 
@@ -215,7 +217,7 @@ def ace_club(s, k: int) -> None:
     c = spend_ace(s, k)
     card_row(s, c).extra_attacks += 1
     if s.params.ace_club_set == AceClubSet.WHOLE_HAND:
-        hand_attack(s, 0, 0, Pick.WHOLE_HAND)
+        hand_attack(s, np.int64(0), np.int64(0), Pick.WHOLE_HAND)  # int64: one compiled hand_attack, no literal's
         return
     q = s.piles
     for r in range(16):
@@ -236,7 +238,7 @@ def blitz_choose(s, rank: int, count: int) -> None:
 def blitz_attack(s) -> None:
     """BLITZ: make the A-club's attack with the chosen cards in place (one attack, R14)."""
     s.meta.phase = Phase.PLAYER
-    hand_attack(s, 0, 0, Pick.CHOSEN)
+    hand_attack(s, np.int64(0), np.int64(0), Pick.CHOSEN)  # int64: one compiled hand_attack, no literal's
 
 
 @kernel
@@ -346,7 +348,7 @@ def can_steal(s) -> bool:
     return cr == KING and mr == QUEEN  # an Ace class (classic) has no thieves but Jokers
 
 
-@kernel
+@hot
 def suit_order(s, suit: int, joker: bool) -> int:
     """Return the tie-break place of ``suit`` (0 = taken first) (R12)."""
     cs = s.hero.suit
@@ -364,7 +366,10 @@ def theft(s) -> None:
     """An eligible monster steals one Inventory card in place after its attack (R12)."""
     if s.monster.card == NO_CARD or not can_steal(s):
         return
-    if s.params.theft_chance_pct < 100 and rng.randint(s.scratch.rng, Lane.THEFT, 100) >= s.params.theft_chance_pct:
+    if (
+        s.params.theft_chance_pct < 100
+        and rng.randint(s.scratch.rng, Lane.THEFT, np.int64(100)) >= s.params.theft_chance_pct
+    ):
         return
     q = s.piles
     joker = s.cards[s.monster.card].kind == Kind.JOKER

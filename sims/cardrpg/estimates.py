@@ -23,11 +23,10 @@ from sims.cardrpg.state import (
     JACK,
     N_WEIGHTS,
     NO_CARD,
+    RING,
     ActionKind,
     Kind,
     Suit,
-    action_a,
-    action_b,
     encode,
 )
 from sims.core.jit import hot, kernel
@@ -121,7 +120,7 @@ def rank_count(ranks: tuple[int, int], rank: int) -> int:
     return (word >> (8 * (rank % 8))) & 255
 
 
-@kernel
+@hot
 def comb(a: int, b: int) -> float:
     """Return the binomial coefficient C(a, b) as a float (0 outside 0 <= b <= a)."""
     if b < 0 or b > a:
@@ -132,13 +131,32 @@ def comb(a: int, b: int) -> float:
     return r
 
 
+@hot
+def faces_to_count(s, most: int) -> int:
+    """Return ``unseen_faces`` if ``draws_ok`` of up to ``most`` random attacks reads it, else -1 (not counted).
+
+    The count is needed only when the draw pile is too short to be sure without it
+    (``draw_n - k < n_faces``); a decision that asks about several combos counts once.
+    """
+    if most <= 0 or s.piles.draw_n - most >= s.meta.n_faces:
+        return -1
+    return unseen_faces(s)
+
+
 @kernel
 def draws_ok(s, k: int) -> float:
+    """Return the chance that ``k`` random attacks can all draw their cards (R9, R16; ``draws_ok_seen``)."""
+    return draws_ok_seen(s, k, -1)
+
+
+@hot
+def draws_ok_seen(s, k: int, faces: int) -> float:
     """Return the chance that ``k`` random attacks can all draw their cards (R9, R16).
 
     A turned-up face card asks for one more draw, so the attacks complete when the
     ``draw_n`` cards of the pile hold ``k`` that are not face cards. The pile is a random
     ``draw_n`` of the ``unseen`` cards, ``faces`` of them face cards (hypergeometric).
+    ``faces`` is ``unseen_faces`` counted by the caller, or -1 to count it here if needed.
     """
     q = s.piles
     n = q.draw_n
@@ -148,7 +166,8 @@ def draws_ok(s, k: int) -> float:
         return 0.0
     if n - k >= s.meta.n_faces:
         return 1.0  # the pile cannot hold enough face cards to stop them
-    faces = unseen_faces(s)
+    if faces < 0:
+        faces = unseen_faces(s)
     if n - faces >= k:
         return 1.0
     unseen = n + q.mpile_n + q.bonus_n
@@ -161,44 +180,63 @@ def draws_ok(s, k: int) -> float:
 @kernel
 def face_damage(s, k: int) -> float:
     """Return the worth of ``k`` random attacks now: ``face_value`` each, or the monster's HP lost if undrawable."""
-    p = draws_ok(s, k)
+    return face_damage_seen(s, k, -1)
+
+
+@hot
+def face_damage_seen(s, k: int, faces: int) -> float:
+    """``face_damage`` with ``unseen_faces`` counted by the caller (``faces``; -1: count it if needed)."""
+    p = draws_ok_seen(s, k, faces)
     return p * k * s.scratch.weights[W.FACE_VALUE] - (1.0 - p) * max(0, s.monster.hp)
 
 
 @hot
-def combo_damage(s, rank: int, count: int) -> float:
-    """Return the expected damage of ``count`` hand cards of combo key ``rank``."""
+def combo_damage(s, rank: int, count: int, faces: int) -> float:
+    """Return the expected damage of ``count`` hand cards of combo key ``rank`` (``faces``: ``face_damage_seen``)."""
     if rank >= JACK:
-        return face_damage(s, count)
+        return face_damage_seen(s, count, faces)
     return float(count * rank)  # numbers and Aces: rank = value
 
 
 @hot
-def best_combo(s) -> int:
-    """Return the ATTACK action with the most expected damage, or -1 (empty hand).
+def face_cards(ranks: tuple[int, int]) -> int:
+    """Return the hand's cards of the face combo keys (``JACK`` and up) from ``hand_ranks``' packed counts."""
+    n = 0
+    for rank in range(JACK, 15):
+        n += rank_count(ranks, rank)
+    return n
+
+
+@hot
+def best_combo_scored(s) -> tuple[int, float]:
+    """Return the ATTACK action with the most expected damage and that damage; (-1, -inf) for an empty hand.
 
     A number rank plays all its cards; a face rank as many as pay (fewer when the draw
     pile is short). Ties go to the lower rank, then to fewer cards.
     """
     best, best_d = -1, -np.inf  # any combo beats none
     ranks = hand_ranks(s)
+    faces = faces_to_count(s, face_cards(ranks))  # counted once, not once per face combo
     for rank in range(1, 15):
         cnt = rank_count(ranks, rank)
         lo = 1 if rank >= JACK else max(1, cnt)
         for k in range(lo, cnt + 1):
-            d = combo_damage(s, rank, k)
+            d = combo_damage(s, rank, k, faces)
             if d > best_d:
                 best, best_d = encode(ActionKind.ATTACK, rank, k), d
-    return best
+    return best, best_d
 
 
-@kernel
+@hot
+def best_combo(s) -> int:
+    """Return the ATTACK action with the most expected damage, or -1 (empty hand; ``best_combo_scored``)."""
+    return best_combo_scored(s)[0]
+
+
+@hot
 def best_combo_damage(s) -> float:
     """Return the expected damage of ``best_combo`` (-inf for an empty hand)."""
-    a = best_combo(s)
-    if a < 0:
-        return -np.inf
-    return combo_damage(s, action_a(a), action_b(a))
+    return best_combo_scored(s)[1]
 
 
 @hot
@@ -213,7 +251,7 @@ def hand_damage(s) -> float:
             faces += cnt
         else:
             total += cnt * rank
-    return total + (face_damage(s, faces) if faces > 0 else 0.0)
+    return total + (face_damage_seen(s, faces, -1) if faces > 0 else 0.0)
 
 
 @kernel
@@ -286,7 +324,7 @@ def free_buybacks(s) -> int:
     return 999 if limit < 0 else max(0, limit - s.meta.luck_used)
 
 
-@kernel
+@hot
 def would_buy(s, c: int) -> bool:
     """Return True if the bot would buy card ``c`` revealed with its gold, not counting Diamonds (R15)."""
     card = s.cards[c]
@@ -300,31 +338,23 @@ def would_buy(s, c: int) -> bool:
     )
 
 
-@kernel
-def seen_in(s, zone: np.ndarray, n: int, joker: bool) -> int:
-    """Return how many of the ``n`` cards of ``zone`` are Jokers (``joker``) or cards the bot would buy."""
-    k = 0
-    for i in range(n):
-        k += s.cards[zone[i]].kind == Kind.JOKER if joker else would_buy(s, zone[i])
-    return k
+@hot
+def buyable_in_draw_pile(s) -> int:
+    """BETWEEN: return how many cards the draw pile holds that the bot would buy; -1 if it holds a Joker.
 
-
-@kernel
-def in_draw_pile(s, joker: bool) -> int:
-    """BETWEEN: return how many Jokers (``joker``) or cards the bot would buy the draw pile holds.
-
-    Between battles every card not in sight is in the draw pile: the deck's count less
-    the hand, Inventory, discard and bone piles and the character card.
+    Between battles every card not in sight is in the draw pile (the monster's cards are
+    under it, in the bone pile or in the Inventory), so the player knows its make-up: the
+    deck less the hand, Inventory, discard and bone piles and the character card. Those
+    are exactly the draw pile's cards, counted here in one pass that stops at a Joker.
     """
     q = s.piles
-    k = s.meta.n_jokers if joker else 0
-    for c in range(0 if joker else s.meta.n_cards):
-        k += would_buy(s, c)
-    k -= seen_in(s, q.hand, q.hand_n, joker) + seen_in(s, q.inv, q.inv_n, joker)
-    k -= seen_in(s, q.discard, q.discard_n, joker) + seen_in(s, q.bone, q.bone_n, joker)
-    c = s.hero.class_id
-    k -= s.cards[c].kind == Kind.JOKER if joker else would_buy(s, c)
-    return k
+    buyable = 0
+    for i in range(q.draw_n):
+        c = q.draw[(q.draw_lo + i) % RING]
+        if s.cards[c].kind == Kind.JOKER:
+            return -1
+        buyable += would_buy(s, c)
+    return buyable
 
 
 @kernel

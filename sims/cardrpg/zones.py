@@ -1,5 +1,7 @@
 """CardRPG zones and bookkeeping: the draw-pile ring, required draws (R16), dice (R2, R20), hand and Inventory moves."""
 
+import numpy as np
+
 from sims.cardrpg.state import (
     A_SPADES,
     JACK,
@@ -88,7 +90,7 @@ def end_session(s, reason: int) -> None:
     s.meta.phase = Phase.SESSION_END
 
 
-@kernel
+@hot
 def need(s, n: int, reason: int) -> bool:
     """Return True if ``n`` cards can be drawn; else end the session for ``reason`` (R16: never a partial draw)."""
     if s.piles.draw_n >= n:
@@ -124,7 +126,7 @@ def roll(s, lane: int) -> int:
     """Return one die: a d6 on ``lane``, or a card die (R20); -1 if a card die cannot be drawn."""
     if s.params.dice == Dice.CARDS:
         return card_die(s)
-    return rng.randint(s.scratch.rng, lane, 6) + 1
+    return rng.randint(s.scratch.rng, lane, np.int64(6)) + 1  # int64: a literal 6 compiles a randint of its own
 
 
 @kernel
