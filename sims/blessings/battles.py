@@ -4,6 +4,8 @@ Pools (R15-R17), gathering and shuffling, the first player (R5), opening hands (
 winner's bonus (R14) and the caps (R19).
 """
 
+import numpy as np
+
 from sims.blessings import bots as policies
 from sims.blessings.state import (
     NO_CARD,
@@ -94,8 +96,8 @@ def apply_pools(s, p: int, counting: bool = True) -> bool:
 @kernel
 def apply_both_pools(s, counting: bool = True) -> bool:
     """Apply both seats' pools (R15-R17), reset them, and end the game on a wipe-out; return True if it ended."""
-    w0 = apply_pools(s, 0, counting)
-    w1 = apply_pools(s, 1, counting)
+    w0 = apply_pools(s, np.int64(0), counting)  # int64, not literals: one compiled apply_pools for both seats
+    w1 = apply_pools(s, np.int64(1), counting)
     for p in range(2):
         s.pools.curse[p] = s.pools.blessing[p] = 0  # R17: expended
     if not (w0 or w1):

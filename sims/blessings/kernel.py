@@ -135,7 +135,7 @@ def end_turn(s, counting: bool = True) -> None:
     if out0 or out1:
         end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION, counting)
     elif m.battle_turn >= s.params.max_turns_per_battle:
-        end_battle(s, NO_WINNER, BattleEnd.TURN_CAP, counting)
+        end_battle(s, np.int64(NO_WINNER), BattleEnd.TURN_CAP, counting)  # int64: no literal's end_battle
     elif s.params.surrender == Surrender.OWN_TURN:
         m.phase = Phase.SURRENDER_END  # R13 own_turn: the mover may still give up before the opponent moves
     else:
