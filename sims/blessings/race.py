@@ -33,13 +33,13 @@ def seen_hp(s, viewer: int, o: int, j: int) -> int:
     return s.piles.hp[o, s.piles.hand[o, j]]
 
 
-@hot
+@kernel
 def guard_of(s, p: int) -> int:
     """Return the blessing that protects seat ``p`` from curses at the next battle start (R16: blessing first)."""
     return s.pools.blessing[p] if s.params.blessing_before_curses else 0
 
 
-@hot
+@kernel
 def wipe_line(s, viewer: int, p: int) -> int:
     """Return the curse that would wipe seat ``p`` out at the next battle start, as ``viewer`` sees it."""
     q = s.piles
@@ -53,7 +53,7 @@ def wipe_line(s, viewer: int, p: int) -> int:
     return fresh_line(s, p, 0)
 
 
-@hot
+@kernel
 def fresh_line(s, p: int, cards: int) -> int:
     """Return the curse that would wipe seat ``p`` out if it held ``cards`` fresh cards when the battle ends.
 
@@ -65,13 +65,13 @@ def fresh_line(s, p: int, cards: int) -> int:
     return min(opening, s.piles.owned_n[p]) * s.params.card_health + guard_of(s, p)
 
 
-@hot
+@kernel
 def doomed(s, viewer: int, p: int) -> bool:
     """Return True if seat ``p``'s curse pool already wipes it out at the next battle start, as ``viewer`` sees it."""
     return s.pools.curse[p] > 0 and s.pools.curse[p] >= wipe_line(s, viewer, p)
 
 
-@hot
+@kernel
 def turn_draws(s, p: int, begun: int) -> int:
     """Return the cards seat ``p`` draws at the start of its ``begun``-th turn of the battle (R6, R11).
 

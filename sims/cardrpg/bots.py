@@ -111,7 +111,7 @@ def reveal_pays(s) -> bool:
     return buyable > 0 and buyable >= w[W.REVEAL_ODDS] * s.piles.draw_n
 
 
-@hot
+@kernel
 def sale(s, planner: bool) -> int:
     """BETWEEN: the SELL action of a Diamond character's Inventory card whose gold pays for good buy-backs, or -1.
 
@@ -143,7 +143,7 @@ def sale(s, planner: bool) -> int:
     return encode(ActionKind.SELL, best, 0) if best >= 0 else -1
 
 
-@hot
+@kernel
 def between(s, planner: bool) -> int:
     """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on."""
     w = s.scratch.weights
@@ -182,7 +182,7 @@ def king_keep(s) -> int:
     return encode(ActionKind.KEEP if keep else ActionKind.PASS, 0, 0)
 
 
-@hot
+@kernel
 def blitz_next(s, planner: bool) -> int:
     """BLITZ: add the next cards of the A-club's attack, or END when all are chosen (R14).
 

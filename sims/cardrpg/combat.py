@@ -41,7 +41,7 @@ from sims.cardrpg.zones import (
     take_inv,
 )
 from sims.core import rng
-from sims.core.jit import hot, kernel
+from sims.core.jit import kernel
 
 
 @kernel
@@ -59,7 +59,7 @@ def begin_player_turn(s) -> None:
         m.phase = Phase.MONSTER  # R11: out of attack cards, the turn is lost
 
 
-@hot
+@kernel
 def hit_monster(s, dmg: int) -> bool:
     """Take ``dmg`` from the monster's HP in place; return True if it is dead (R7)."""
     mon = s.monster
@@ -91,7 +91,7 @@ def random_attack(s, mult: int) -> int:
         mult += 1
 
 
-@hot
+@kernel
 def takes(s, c: int, pick: int, cards_rank: int) -> bool:
     """Return True if hand card ``c`` joins an attack that plays ``pick`` (Pick; RANK: combo key ``cards_rank``).
 
@@ -348,7 +348,7 @@ def can_steal(s) -> bool:
     return cr == KING and mr == QUEEN  # an Ace class (classic) has no thieves but Jokers
 
 
-@hot
+@kernel
 def suit_order(s, suit: int, joker: bool) -> int:
     """Return the tie-break place of ``suit`` (0 = taken first) (R12)."""
     cs = s.hero.suit

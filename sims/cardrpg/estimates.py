@@ -120,7 +120,7 @@ def rank_count(ranks: tuple[int, int], rank: int) -> int:
     return (word >> (8 * (rank % 8))) & 255
 
 
-@hot
+@kernel
 def comb(a: int, b: int) -> float:
     """Return the binomial coefficient C(a, b) as a float (0 outside 0 <= b <= a)."""
     if b < 0 or b > a:

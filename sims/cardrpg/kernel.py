@@ -114,7 +114,7 @@ from sims.cardrpg.zones import (  # noqa: F401
 )
 from sims.core import rng
 from sims.core.driver import audit, logged_events
-from sims.core.jit import hot, kernel
+from sims.core.jit import kernel
 
 ACE = 1
 
@@ -508,7 +508,7 @@ def play_character(s, bot: int, character: int, seed: np.uint64, report: np.ndar
         report[3] += 1
 
 
-@hot
+@kernel
 def mark1(seen: np.ndarray, zone: np.ndarray, n: int) -> int:
     """Add 1 to ``seen[c]`` for each card ``c`` of ``zone[:n]`` in place; return ``n``."""
     for k in range(n):

@@ -32,7 +32,7 @@ from sims.cardrpg.zones import (
     take_inv,
 )
 from sims.core import rng
-from sims.core.jit import hot, kernel
+from sims.core.jit import kernel
 
 
 @kernel
@@ -194,7 +194,7 @@ def death(s) -> None:
         after_death(s, False)
 
 
-@hot
+@kernel
 def after_death(s, keep: bool) -> None:
     """Finish a death in place: the hand (kept by a King who chooses so), then go on or end (R1, R18)."""
     m = s.meta

@@ -90,7 +90,7 @@ def end_session(s, reason: int) -> None:
     s.meta.phase = Phase.SESSION_END
 
 
-@hot
+@kernel
 def need(s, n: int, reason: int) -> bool:
     """Return True if ``n`` cards can be drawn; else end the session for ``reason`` (R16: never a partial draw)."""
     if s.piles.draw_n >= n:
