@@ -33,7 +33,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if item not in dropped]
 
 
-
 @pytest.fixture
 def small_spec(tmp_path):
     """A 600-game greedy-vs-greedy Cardinger spec writing under tmp_path: every raw table and the sums."""
