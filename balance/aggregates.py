@@ -10,7 +10,9 @@ table        one row per                        columns
 ============ ================================== ==========================================
 agg_cards    card × seat × half (game % 2)      rows; per win rate ``<rate>_n``/``_k``;
                                                 ``turn_played_n/_total/_squares``; per counter
-                                                ``<c>_sum``/``_sumsq`` (n = rows)
+                                                ``<c>_sum``/``_sumsq`` (n = rows); per declared
+                                                event ``<e>_event_n``/``_k``/``_w`` (played
+                                                rows with it, and wins with / without it)
 agg_hands    seen / not seen                    n, wins, hands, games, length_sum/_sumsq
 agg_tempo    grain × turn × d × first seat ×    count (d = score_0 − score_1 at the end of
              winner                             the turn, or of the round for grain round)
@@ -90,6 +92,7 @@ class Plan:
     enums: Mapping[str, Mapping[str, type[enum.Enum]]] = field(repr=False)
     card_values: bool  # cards carry won / opening hand / drawn / played: win rates per card
     card_counters: tuple[str, ...]  # times_played (when present), then the extra numeric card columns
+    card_events: tuple[str, ...]  # counters the game declares as events (GameSpec.extra["card_events"])
     hands: bool  # seen / not seen card-games (two seats with card values and games.turns)
     tempo: bool  # turns carry both scores and games a winner and first seat
     rounds: bool  # tempo by round as well (seats take turns in a two-seat game of turns)
@@ -114,6 +117,8 @@ def make_plan(game: Any, n_cards: int) -> Plan:
     card_values = all(c in cards for c in CARD_VALUE_COLUMNS)
     skip_cards = set(CORE_COLUMNS["cards"]) | KEYS | set(enums.get("cards", {}))
     counters = tuple(c for c in ATTRIBUTE_COUNTERS if c in cards) + _numeric(tables["cards"], skip_cards)
+    declared = set(game.extra.get("card_events") or ())
+    events = tuple(c for c in counters if c in declared and c not in ATTRIBUTE_COUNTERS) if card_values else ()
     tempo = all(c in turns for c in TEMPO_COLUMNS) and {"winner", "first_seat"} <= set(games)
     turn_enums = tuple(c for c in turns if c in enums.get("turns", {}))
     skip_turns = set(CORE_COLUMNS["turns"]) | KEYS | {"winner"} | set(TEMPO_COLUMNS) | set(turn_enums)
@@ -128,6 +133,7 @@ def make_plan(game: Any, n_cards: int) -> Plan:
         enums=enums,
         card_values=card_values,
         card_counters=counters,
+        card_events=events,
         hands=card_values and game.seats >= 2 and "turns" in games,
         tempo=tempo,
         rounds=tempo and game.seats == 2 and game.turn_unit == "turn" and "seat" in turns,
@@ -145,7 +151,8 @@ def card_columns(plan: Plan) -> list[str]:
     if plan.card_values:
         out += [f"{r}_{x}" for r in RATES for x in ("n", "k")]
         out += ["turn_played_n", "turn_played_total", "turn_played_squares"]
-    return out + [f"{c}_{x}" for c in plan.card_counters for x in ("sum", "sumsq")]
+    out += [f"{c}_{x}" for c in plan.card_counters for x in ("sum", "sumsq")]
+    return out + [f"{e}_event_{x}" for e in plan.card_events for x in ("n", "k", "w")]
 
 
 def step_columns(plan: Plan) -> list[str]:
@@ -226,7 +233,14 @@ class ChunkSums:
         else:
             counts = np.bincount(key, minlength=k)[:, None]
         moments = group_moments(c, p.card_counters, key, k)
-        self.cards += np.column_stack([counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)])
+        columns = [counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)]
+        if p.card_events:
+            played, won = c["times_played"] > 0, c["won"] == 1
+            for e in p.card_events:
+                hit = played & (c[e] > 0)
+                for rows in (hit, hit & won, played & ~hit & won):
+                    columns.append(np.bincount(key[rows], minlength=k))
+        self.cards += np.column_stack(columns)
 
     def _hands(self, hands: np.ndarray, games: np.ndarray) -> None:
         seats, n_games = self.plan.seats, len(games)

@@ -62,7 +62,34 @@ def card_events(
     for c in names:
         hit = pl.col(c) > 0
         aggs += [hit.sum().alias(f"{c}\0n"), (hit & won).sum().alias(f"{c}\0k"), (~hit & won).sum().alias(f"{c}\0w")]
-    agg = played.group_by("card").agg(aggs).sort("card").collect()
+    return _events(played.group_by("card").agg(aggs).sort("card").collect(), names, card_dim)
+
+
+def event_counters_from(sums: pl.DataFrame | None, only: Sequence[str] | None = None) -> list[str]:
+    """Return the event counters a run's ``agg_cards`` sums carry (``<c>_event_n``), kept in the sums' order."""
+    if sums is None:
+        return []
+    names = [c[: -len("_event_n")] for c in sums.columns if c.endswith("_event_n")]
+    return names if only is None else [c for c in names if c in set(only)]
+
+
+def card_events_from(
+    sums: pl.DataFrame, card_dim: pl.DataFrame | None = None, only: Sequence[str] | None = None
+) -> pl.DataFrame:
+    """Return :func:`card_events` from a run's stored ``agg_cards`` sums (per card: played rows, and per
+    event the played rows with it, their wins and the wins of those without it: exact integer sums)."""
+    names = event_counters_from(sums, only)
+    if not names:
+        return pl.DataFrame()
+    aggs = [pl.col("played_wr_n").sum().cast(pl.UInt32).alias("played")]
+    for c in names:
+        aggs += [pl.col(f"{c}_event_{x}").sum().cast(pl.UInt32).alias(f"{c}\0{x}") for x in ("n", "k", "w")]
+    agg = sums.group_by("card").agg(aggs).filter(pl.col("played") > 0).sort("card")
+    return _events(agg, names, card_dim)
+
+
+def _events(agg: pl.DataFrame, names: Sequence[str], card_dim: pl.DataFrame | None) -> pl.DataFrame:
+    """Finish the per-card event counts ``played, <c>\0n, <c>\0k, <c>\0w`` into the long table."""
     parts = []
     for c in names:
         part = agg.select(

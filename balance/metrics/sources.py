@@ -15,6 +15,7 @@ import sims
 from balance.aggregates import CARDS, HANDS, ORDER, PER_GAME, TEMPO, TEMPO_COLUMNS
 from balance.io import Run
 from balance.metrics._common import columns
+from balance.metrics.card_events import card_events, card_events_from, event_counters, event_counters_from
 from balance.metrics.cards import CardTables, card_summary, card_summary_from, card_values, card_values_from
 from balance.metrics.cards import has_card_values as _raw_card_values
 from balance.metrics.tiers import tier_counts, tier_counts_from
@@ -142,3 +143,17 @@ def alternates_of(run: Run) -> bool:
     if from_sums(run):
         return alternates_from(sums(run, ORDER))
     return run.turns is not None and alternates(run.turns, run.games)
+
+
+def card_events_of(run: Run, only: tuple[str, ...]) -> pl.DataFrame | None:
+    """Return :func:`~balance.metrics.card_events.card_events` of the run's ``only`` events, or None without them.
+
+    From stored sums when the run has them (every game), else from its raw card rows.
+    """
+    if from_sums(run):
+        card_sums = sums(run, CARDS)
+        return card_events_from(card_sums, run.card_dim, only) if event_counters_from(card_sums, only) else None
+    if not event_counters(run.cards, only):
+        return None
+    assert run.cards is not None
+    return card_events(run.cards, run.card_dim, only)

@@ -15,8 +15,8 @@ import polars as pl
 import sims
 from balance.io import Run
 from balance.metrics import group_columns
-from balance.metrics.card_events import card_events, event_counters
 from balance.metrics.groups import group_results
+from balance.metrics.sources import card_events_of
 from balance.report.html import esc, estimate, note, number, points, section, table, text
 
 MAX_GROUP_VALUES = 50
@@ -66,11 +66,9 @@ def declared_events(run: Run) -> tuple[str, ...]:
 
 def card_events_section(run: Run) -> str | None:
     """Return the "Card events" section, or None when the cards table has no event counters."""
-    only = declared_events(run)
-    if not event_counters(run.cards, only):
+    df = card_events_of(run, declared_events(run))
+    if df is None:
         return None
-    assert run.cards is not None
-    df = card_events(run.cards, run.card_dim, only)
     if df.height == 0:
         return section("card-events", "Card events", note("No counted event both happens and fails to happen."))
     parts = []

@@ -46,13 +46,7 @@ class _Frozen(datetime):
         return cls(2026, 1, 1, tzinfo=tz)
 
 
-# Known gap (issue 12, open): the sums hold no card-event counts (GameSpec.extra["card_events"], Cardia's
-# activations and flips), so a sums-only Cardia report lacks the "Card events" section the raw rows give;
-# every other figure matches. Strict: this test starts passing, and must be unmarked, once the sums carry them.
-CARDIA_GAP = pytest.mark.xfail(reason="cardia: no card-event sums, the Card events section needs raw rows", strict=True)
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=CARDIA_GAP) if g == "cardia" else g for g in GAMES])
+@pytest.mark.parametrize("game", GAMES)
 def test_report_from_sums_equals_report_from_raw_rows(tmp_path, game, monkeypatch):
     """One run keeps every raw row and the sums; its report from the sums alone (as a default run has
     them) equals, byte for byte (HTML and every chart), its report from the raw rows alone."""
@@ -67,6 +61,8 @@ def test_report_from_sums_equals_report_from_raw_rows(tmp_path, game, monkeypatc
     assert len(from_sums) >= 3  # the page and its charts
     for name, data in from_rows.items():
         assert from_sums[name] == data, name
+    if sims.load(game).extra.get("card_events"):  # Cardia: the section comes from the sums too
+        assert b"Card events: win rate with and without" in from_sums["index.html"]
 
 
 @pytest.mark.parametrize("game", GAMES)
