@@ -2,8 +2,10 @@
 
 Game ``g`` is seeded by ``hash(root_seed, g)`` inside the kernel, so the tables do not
 depend on chunk size or worker count. Each chunk writes its parts atomically and is
-then marked ``done`` in ``manifest.json``; ``resume`` replays only the chunks not marked
-done, so an interrupted run finishes without lost or duplicated games.
+then marked ``done`` by one line appended to the run's chunk log (``io.read_manifest``;
+the manifest itself is written at the start and at the end only); ``resume`` replays
+only the chunks not marked done, so an interrupted run finishes without lost or
+duplicated games.
 
 A chunk plays its games in batches into reused buffers (``sims.core.batches``) and
 reduces every batch's card and turn rows to sufficient statistics right away
@@ -77,7 +79,7 @@ def reopen(run_dir: Path | str, *, workers: int | None = None) -> tuple[dict[str
     path = Path(run_dir) / io.MANIFEST
     if not path.is_file():
         raise SpecError(f"{run_dir}: not a run directory (no {io.MANIFEST})")
-    manifest = io.json.loads(path.read_text())
+    manifest = io.read_manifest(run_dir)
     spec = RunSpec.from_dict(manifest["spec"], source=str(path))
     resolved = resolve(replace(spec, workers=workers) if workers else spec)
     if resolved.game.rules_version != manifest["rules_version"]:
@@ -98,6 +100,7 @@ def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None =
     manifest, resolved = reopen(run_dir, workers=workers)
     for tmp in run_dir.glob("*/.part-*.tmp"):
         tmp.unlink()
+    io.settle_manifest(run_dir, manifest)  # the log merged: a line torn by the crash is gone before appending
     _execute(resolved, run_dir, manifest, progress)
     return run_dir
 
@@ -322,12 +325,12 @@ def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progre
         chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
         if summary.get("checks") is not None:
             chunk.update(check_s=round(summary["check_s"], 3), checks=summary["checks"])
-        io.write_json(run_dir / io.MANIFEST, manifest)
+        io.log_chunk(run_dir, chunk)
         bar.advance(summary["n_games"])
     bar.close()
     manifest["completed"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     manifest["wall_s"] = round(bar.elapsed, 3)
-    io.write_json(run_dir / io.MANIFEST, manifest)
+    io.settle_manifest(run_dir, manifest)
 
 
 def _map_chunks(
