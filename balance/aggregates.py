@@ -21,6 +21,9 @@ agg_steps    value of the turns' enum columns   rows, decided, opener_wins; per 
              (and level)                        ``<c>_sum``/``_sumsq``
 agg_levels   level × first step at it           count
 per_game     game                               lead_changes, lead_for_good, steps
+agg_decks    block of 65,536 games              n (seats), x0, x1: XOR digests of the deck
+                                                lists (``balance.fingerprints``; games whose
+                                                seats have deck lists)
 ============ ================================== ==========================================
 
 Which tables a game gets follows from its record dtypes and ``GameSpec`` alone
@@ -61,6 +64,7 @@ CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME = (
     "per_game",
 )
 AGGREGATES = (CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME)
+DECKS = "agg_decks"  # written by balance.run beside the plan's tables (balance.fingerprints)
 DESCRIPTIONS = {
     CARDS: "per card, seat and half of the games: rows, win-rate counts, counter sums",
     HANDS: "card-games seen and not seen: counts, wins, hands, games, game-length sums",
@@ -69,6 +73,7 @@ DESCRIPTIONS = {
     STEPS: "turn rows by their enum columns (and level): counts, decided, opener wins, counter sums",
     LEVELS: "first step at each level: histogram",
     PER_GAME: "per game: lead changes, turn the winner leads for good, steps",
+    DECKS: "per block of 65,536 games: seats and XOR digests of their deck lists (merged by XOR)",
 }
 
 

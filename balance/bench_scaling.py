@@ -9,7 +9,11 @@ figures on a shared machine mean little without it.
 - pool start-up: a 2-chunk run of one game per chunk with 2 workers against 1 worker;
 - chunk overhead: CPU seconds per extra chunk (N games in N/chunk chunks against one chunk);
 - bytes per game on disk and run time: the default (games, seats and sums) against every
-  raw table without sums (what runs wrote before), and the report time of each.
+  raw table without sums (what runs wrote before), and the report time of each;
+- where the default run's bytes go (per table directory), the per-chunk play and write
+  seconds the manifest records, the report's fixed cost (the report of a 2-game run: its
+  charts and page) against its cost at N games, and a projection to 100 M games (time
+  on W workers, disk, peak memory) from these measured per-game and per-chunk costs.
 """
 
 from __future__ import annotations
@@ -103,8 +107,51 @@ def scaling(game: str, n_games: int, *, chunk: int = 10_000, echo: Callable[[str
         echo(f"{'run time raw / aggregate':<44} {out['raw'].cpu / out['w1'].cpu:6.2f}x CPU")
         for key in ("w1", "raw"):
             echo(f"{'bytes per game, ' + ('aggregate' if key == 'w1' else 'raw'):<44} {out[key].size / n_games:8.1f}")
-        for key, path in (("report_agg", agg), ("report_raw", raw)):
+        for key, path in (("report_agg", agg), ("report_raw", raw), ("report_fixed", Path(tmp) / "start1")):
             html = Path(tmp) / f"{key}-html"
             out[key], _ = timed(lambda p=path, h=html: write_report(load_run(p), h))
-            echo(f"{'report of the ' + key[7:] + ' run':<44} {out[key].text()}")
+            label = "report of a 2-game run (fixed cost)" if key == "report_fixed" else f"report of the {key[7:]} run"
+            echo(f"{label:<44} {out[key].text()}")
+        for line in breakdown(agg, n_games, out):
+            echo(line)
     return out
+
+
+TARGET = 100_000_000
+
+
+def table_bytes(path: Path) -> dict[str, int]:
+    """Return the bytes of each table directory of a run (Parquet parts), largest first."""
+    sizes = {d.name: _bytes(d) for d in path.iterdir() if d.is_dir()}
+    return dict(sorted(sizes.items(), key=lambda kv: -kv[1]))
+
+
+def breakdown(path: Path, n_games: int, out: dict[str, Timing], workers: int = 2) -> list[str]:
+    """Return lines: bytes per game per table, per-chunk seconds, and the projection to :data:`TARGET` games."""
+    from balance import io
+
+    manifest = io.read_manifest(path)
+    chunks = manifest["chunks"]
+    lines = [
+        f"{'bytes per game by table (default run)':<44} "
+        + ", ".join(f"{name} {size / n_games:.1f}" for name, size in table_bytes(path).items())
+    ]
+    play = sum(c.get("play_s", 0.0) for c in chunks)
+    write = sum(c.get("write_s", 0.0) for c in chunks)
+    each = f"play {play / len(chunks):.3f}, write {write / len(chunks):.3f}"
+    lines.append(
+        f"{'chunk seconds (1 worker, wall, per chunk)':<44} {each}"
+        f" ({len(chunks)} chunks of {manifest['chunk_size']:,}; play {play / max(play + write, 1e-9):.0%})"
+    )
+    cpu_per_game = out["w1"].cpu / n_games
+    size_per_game = out["w1"].size / n_games
+    report_slope = max(out["report_agg"].cpu - out["report_fixed"].cpu, 0.0) / n_games
+    rss = max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
+    report = out["report_fixed"].cpu + report_slope * TARGET
+    lines += [
+        f"{'projected ' + f'{TARGET:,}' + ' games':<44} run {cpu_per_game * TARGET / 60:,.1f} CPU-min "
+        f"({cpu_per_game * TARGET / workers / 60:,.1f} min on {workers} busy cores), "
+        f"disk {size_per_game * TARGET / 1e9:.2f} GB, report {report:,.0f} CPU-s",
+        f"{'peak RSS of one process (so far)':<44} {rss:,.0f} MB (chunks stream in batches: flat in n)",
+    ]
+    return lines

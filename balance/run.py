@@ -27,8 +27,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -36,10 +37,12 @@ from typing import Any
 
 import numpy as np
 
-from balance import aggregates, io
+from balance import aggregates, fingerprints, io
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import game_seeds, play_batches
+
+DECK_LISTS = 100_000  # a default run keeps the seats' deck lists of its first games only (balance.fingerprints)
 
 
 class InvariantError(RuntimeError):
@@ -155,6 +158,7 @@ def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:
             for name, keys in aggregate_keys(resolved).items()
         },
         "derived": {"games": ["seed"]} if derived_seed(resolved) else {},
+        "deck_lists": deck_lists(resolved),
         "checked": spec.checked,
         "chunk_size": spec.chunk_size,
         "pool": {"path": str(resolved.pool.path), "n_cards": len(resolved.pool), "sha256": pool_digest(resolved)},
@@ -188,7 +192,27 @@ def aggregate_keys(resolved: Resolved) -> dict[str, tuple[str, ...]]:
         aggregates.LEVELS: ("level", "first"),
         aggregates.PER_GAME: ("game",),
     }
-    return {name: keys[name] for name in p.tables}
+    out = {name: keys[name] for name in p.tables}
+    return out | ({aggregates.DECKS: ("block",)} if has_deck_lists(resolved) else {})
+
+
+def has_deck_lists(resolved: Resolved) -> bool:
+    """Return whether the game's seats carry deck lists (an array field ``deck`` in ``seats``)."""
+    fields = resolved.game.tables["seats"].fields or {}
+    return "deck" in fields and fields["deck"][0].shape != ()
+
+
+def deck_lists(resolved: Resolved) -> int | None:
+    """Return how many first games keep their seats' deck lists; None for all (or no deck lists at all).
+
+    A run with aggregates keeps ``seats.deck_fp`` and the ``agg_decks`` digests for every
+    game and the lists for the first :data:`DECK_LISTS` (or ``--raw-sample``) games; one
+    that keeps raw card rows (``--tables``) or no aggregates keeps every list.
+    """
+    spec = resolved.spec
+    if not has_deck_lists(resolved) or not spec.aggregates or "cards" in spec.tables:
+        return None
+    return max(DECK_LISTS, spec.raw_sample or 0)
 
 
 def layout(resolved: Resolved) -> dict[str, str]:
@@ -224,6 +248,14 @@ def _write_dimensions(resolved: Resolved, run_dir: Path, manifest: dict[str, Any
 
 
 _RESOLVED: dict[str, Resolved] = {}
+_NAME_HASHES: dict[tuple[str, ...], np.ndarray] = {}
+
+
+def _name_hashes(resolved: Resolved) -> np.ndarray:
+    names = tuple(resolved.pool.names)
+    if names not in _NAME_HASHES:
+        _NAME_HASHES[names] = fingerprints.name_hashes(names)
+    return _NAME_HASHES[names]
 
 
 def _resolved(spec: RunSpec) -> Resolved:
@@ -257,9 +289,20 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
     derived = derived_seed(resolved)
     if derived:
         _verify_seeds(records["games"], spec.seed)
+    extra: dict[str, dict[str, Any]] = {t: {} for t in records}
+    keep = deck_lists(resolved)
+    if has_deck_lists(resolved) and spec.aggregates:
+        seats = records["seats"]
+        lanes = fingerprints.deck_lanes(seats["deck"], _name_hashes(resolved))
+        extra["seats"]["deck_fp"] = fingerprints.prints(lanes)
+        digests = fingerprints.block_digests(seats["game"], seats["seat"], lanes)
+        io.write_part(io.columns_to_table(digests), run_dir / aggregates.DECKS, index, compact=True)
+        if keep is not None and first + n > keep:
+            seats["deck"][seats["game"] >= keep] = -1  # an empty list: kept as the print and the digest
     for table, recs in records.items():
         names = {"bot": game.bots} if table == "seats" else None
-        constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else None
+        constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else {}
+        constants |= extra[table]
         drop = ["seed"] if table == "games" and derived else []
         arrow = io.records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
         io.write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
@@ -345,14 +388,39 @@ def _map_chunks(
         for a in args:
             yield play_chunk_to_parts(*a)
         return
+    helpers = min(workers, len(args)) - 1  # this process plays chunks too: one process fewer to start
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(args)),
+        max_workers=helpers,
         mp_context=mp.get_context("spawn"),
         initializer=_exit_with_parent,
         initargs=(os.getpid(),),
     )
     with pool:
-        yield from _as_completed(pool, args)
+        yield from _shared(pool, helpers, args)
+
+
+def _shared(executor: Executor, helpers: int, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
+    """Play the chunks ``args`` in ``executor`` and in this process; yield each chunk's summary when done.
+
+    Every helper process has up to two chunks queued (it never waits for this process);
+    this process plays the next chunk whenever they are fed, and hands over the chunks
+    finished meanwhile.
+    """
+    queue = deque(args)
+    running: set[Future[dict[str, Any]]] = set()
+    while queue or running:
+        while queue and len(running) < 2 * helpers:
+            running.add(executor.submit(play_chunk_to_parts, *queue.popleft()))
+        for future in [f for f in running if f.done()]:
+            running.discard(future)
+            yield future.result()
+        if queue:
+            yield play_chunk_to_parts(*queue.popleft())
+        elif running:
+            finished, still = wait(running, return_when=FIRST_COMPLETED)
+            running = set(still)
+            for future in finished:
+                yield future.result()
 
 
 def _exit_with_parent(parent: int) -> None:

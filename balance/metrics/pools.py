@@ -18,7 +18,10 @@ import polars as pl
 
 import sims
 from balance import stats
+from balance.aggregates import DECKS
+from balance.fingerprints import BLOCK
 from balance.io import Run
+from balance.metrics._common import columns
 
 NONE = "none"
 
@@ -102,8 +105,9 @@ def _matrix(lists: pl.Series, remap: np.ndarray) -> np.ndarray:
 def _seat_lists(run: Run, index: Mapping[str, int], what: str) -> pl.DataFrame:
     """Return ``game, seat, won, cards, held``: compared card ids (``what``) and the deck's card ids."""
     seats = run.seats.select("game", "seat", "won")
-    if what == "deck lists":
-        lists = run.seats.select("game", "seat", pl.col("deck").alias("cards"), pl.col("deck").alias("held"))
+    if what == "deck lists":  # games past a default run's first ones keep a print, not the list (empty)
+        lists = run.seats.filter(pl.col("deck").list.len() > 0)
+        lists = lists.select("game", "seat", pl.col("deck").alias("cards"), pl.col("deck").alias("held"))
     else:
         cards = run.cards
         assert cards is not None
@@ -111,7 +115,8 @@ def _seat_lists(run: Run, index: Mapping[str, int], what: str) -> pl.DataFrame:
         lists = cards.group_by("game", "seat").agg(
             hand.drop_nulls().sort().alias("cards"), pl.col("card").alias("held")
         )
-    return seats.join(lists, on=["game", "seat"], how="left").sort("game", "seat").collect()
+    how = "inner" if what == "deck lists" else "left"
+    return seats.join(lists, on=["game", "seat"], how=how).sort("game", "seat").collect()
 
 
 def aligned_decks(a: Run, b: Run) -> Decks:
@@ -236,4 +241,44 @@ def compare_pools(a: Run, b: Run) -> PoolComparison | None:
         return None
     decks = aligned_decks(a, b)
     edited = diff.filter(pl.col("change") == "edited")["name"].to_list()
-    return PoolComparison(diff, deck_changes(decks), edited_card_deltas(decks, edited))
+    changes = print_changes(a, b) if decks.what == "deck lists" and has_prints(a, b) else deck_changes(decks)
+    return PoolComparison(diff, changes, edited_card_deltas(decks, edited))
+
+
+def has_prints(a: Run, b: Run) -> bool:
+    """Return whether both runs keep deck prints and digests (``balance.fingerprints``) but not every list."""
+    both = all(r.sums is not None and DECKS in r.sums and "deck_fp" in columns(r.seats) for r in (a, b))
+    return both and any(r.manifest.get("deck_lists") is not None for r in (a, b))
+
+
+def print_changes(a: Run, b: Run) -> dict[str, int | list[int]]:
+    """Return :func:`deck_changes` over every paired game from the runs' deck prints and block digests.
+
+    A block of games with the same seats and digest in both runs dealt the same decks
+    (``balance.fingerprints``: exact up to a 2⁻¹²⁸ chance); the seats of the other blocks are
+    compared by their 16-bit prints (a changed deck goes unseen once in 65,536 seats).
+    """
+    da, db = (r.sums.frame(DECKS) for r in (a, b) if r.sums is not None)
+    assert da is not None
+    assert db is not None
+    blocks = da.join(db, on="block", suffix="_b")
+    same = blocks.filter(
+        (pl.col("n") == pl.col("n_b")) & (pl.col("x0") == pl.col("x0_b")) & (pl.col("x1") == pl.col("x1_b"))
+    )
+    seats_same = int(same["n"].sum())
+    other = pl.col("game") // BLOCK
+    keep = ~other.is_in(same["block"].implode())
+    sa = a.seats.filter(keep).select("game", "seat", "deck_fp")
+    sb = b.seats.filter(keep).select("game", "seat", pl.col("deck_fp").alias("deck_fp_b"))
+    rest = sa.join(sb, on=["game", "seat"]).collect()
+    changed_seats = rest.filter(pl.col("deck_fp") != pl.col("deck_fp_b"))
+    changed = changed_seats["game"].unique().sort()
+    per_game = max(a.n_seats, 1)
+    return {
+        "n_games": seats_same // per_game + rest["game"].n_unique(),
+        "games_changed": changed.len(),
+        "n_seats": seats_same + rest.height,
+        "seats_changed": changed_seats.height,
+        "examples": [int(g) for g in changed.head(10)],
+        "what": "deck lists",
+    }
