@@ -363,13 +363,17 @@ def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progre
     total = sum(c["n_games"] for c in manifest["chunks"])
     bar = Progress(total, total - sum(c["n_games"] for c in pending), enabled=progress)
     spec = resolved.spec
-    for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, spec.workers, spec.cluster):
-        chunk = manifest["chunks"][summary["index"]]
-        chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
-        if summary.get("checks") is not None:
-            chunk.update(check_s=round(summary["check_s"], 3), checks=summary["checks"])
-        io.log_chunk(run_dir, chunk)
-        bar.advance(summary["n_games"])
+    try:
+        for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, spec.workers, spec.cluster):
+            chunk = manifest["chunks"][summary["index"]]
+            chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
+            if summary.get("checks") is not None:
+                chunk.update(check_s=round(summary["check_s"], 3), checks=summary["checks"])
+            io.log_chunk(run_dir, chunk)
+            bar.advance(summary["n_games"])
+    except BaseException:  # a run that stops with an error (not a kill): its manifest says what is done
+        io.settle_manifest(run_dir, manifest)
+        raise
     bar.close()
     manifest["completed"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     manifest["wall_s"] = round(bar.elapsed, 3)
