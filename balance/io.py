@@ -14,7 +14,8 @@ Layout of ``runs/<run_id>/`` (DESIGN.md: Results dataset)::
 Parquet columns are the kernel record fields (``GameSpec.tables``) with these changes:
 enum-coded columns (``GameSpec.enums``) become strings, ``seats.bot`` becomes the bot
 name, fixed-size array fields (``seats.deck``) become lists without their -1 padding
-(kept in every run: ``balance compare`` checks deck identity with them), and ``games`` gains
+(a run with sums keeps them for its first games only, and a 16-bit ``seats.deck_fp`` and
+the ``agg_decks`` digests for every game: ``balance.fingerprints``), and ``games`` gains
 ``run_id``, ``variant`` and ``chunk``. ``games.seed`` is not stored when it is
 ``game_seed(root_seed, game)`` for every game (the manifest's ``derived`` says so): it
 is recomputed on reading (:func:`seed_expr`). Parts are written to a temporary name and
