@@ -101,7 +101,7 @@ def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None =
     """Finish the chunks of an interrupted run that are not marked done; return its path."""
     run_dir = Path(run_dir)
     manifest, resolved = reopen(run_dir, workers=workers)
-    for tmp in run_dir.glob("*/.part-*.tmp"):
+    for tmp in run_dir.glob("*/.*.tmp"):  # parts (and merged aggregates) cut short
         tmp.unlink()
     io.settle_manifest(run_dir, manifest)  # the log merged: a line torn by the crash is gone before appending
     _execute(resolved, run_dir, manifest, progress)
@@ -375,6 +375,8 @@ def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progre
         io.settle_manifest(run_dir, manifest)
         raise
     bar.close()
+    if resolved.spec.aggregates:  # every chunk is in: one part per summed table from now on
+        io.Sums(run_dir, manifest["aggregates"]).compact()
     manifest["completed"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     manifest["wall_s"] = round(bar.elapsed, 3)
     io.settle_manifest(run_dir, manifest)

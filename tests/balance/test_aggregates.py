@@ -194,3 +194,22 @@ def test_checked_run_of_100_000_random_bot_games(tmp_path, game):
     chunks = io.json.loads((path / io.MANIFEST).read_text())["chunks"]
     assert sum(c["n_games"] for c in chunks) == 100_000
     assert sum(c["checks"]["decisions"] for c in chunks) > 100_000
+
+
+def test_a_finished_run_merges_each_summed_table_into_one_part(tmp_path, monkeypatch):
+    """The merged parts give the very frames the chunk parts gave; parts left by a crash after the merge
+    are ignored (the merged part is written whole before any part is deleted)."""
+    spec = _spec(tmp_path, "cardinger", chunk_size=100)
+    merged = run(replace(spec, name="merged"))
+    summed = [d.name for d in merged.iterdir() if d.is_dir() and d.name.startswith("agg_")]
+    assert "agg_cards" in summed
+    assert all([p.name for p in (merged / d).iterdir()] == [io.MERGED] for d in summed)
+    assert len(list((merged / "per_game").glob("part-*.parquet"))) == 6  # per-game rows stay per chunk
+    with monkeypatch.context() as m:
+        m.setattr(io.Sums, "compact", lambda self: None)
+        parts = run(replace(spec, name="parts"))
+    assert len(list((parts / "agg_cards").glob("part-*.parquet"))) == 6
+    assert_same_tables(run_tables(merged), run_tables(parts))
+    for part in (parts / "agg_cards").glob("part-*.parquet"):  # a crash between the merge and the deletes
+        (part.parent.parent.parent / "merged" / "agg_cards" / part.name).write_bytes(part.read_bytes())
+    assert_same_tables(run_tables(merged), run_tables(parts))
