@@ -22,14 +22,10 @@ import hashlib
 import multiprocessing as mp
 import os
 import platform
-import shutil
 import subprocess
-import sys
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, as_completed, wait
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -38,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from balance import aggregates, fingerprints, io
+from balance.executors import Progress, exit_with_parent, on_dask, shared
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import game_seeds, play_batches
@@ -388,7 +385,7 @@ def _map_chunks(
     _RESOLVED[io.json.dumps(resolved.spec.to_dict(), sort_keys=True)] = resolved
     args = [(resolved.spec, run_dir, run_id, c["index"], c["first_game"], c["n_games"]) for c in chunks]
     if cluster:
-        yield from _on_dask(cluster, args)
+        yield from on_dask(play_chunk_to_parts, cluster, args)
         return
     if workers == 1 or len(args) <= 1:
         for a in args:
@@ -398,110 +395,11 @@ def _map_chunks(
     pool = ProcessPoolExecutor(
         max_workers=helpers,
         mp_context=mp.get_context("spawn"),
-        initializer=_exit_with_parent,
+        initializer=exit_with_parent,
         initargs=(os.getpid(),),
     )
     with pool:
-        yield from _shared(pool, helpers, args)
-
-
-def _shared(executor: Executor, helpers: int, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
-    """Play the chunks ``args`` in ``executor`` and in this process; yield each chunk's summary when done.
-
-    Every helper process has up to two chunks queued (it never waits for this process);
-    this process plays the next chunk whenever they are fed, and hands over the chunks
-    finished meanwhile.
-    """
-    queue = deque(args)
-    running: set[Future[dict[str, Any]]] = set()
-    while queue or running:
-        while queue and len(running) < 2 * helpers:
-            running.add(executor.submit(play_chunk_to_parts, *queue.popleft()))
-        for future in [f for f in running if f.done()]:
-            running.discard(future)
-            yield future.result()
-        if queue:
-            yield play_chunk_to_parts(*queue.popleft())
-        elif running:
-            finished, still = wait(running, return_when=FIRST_COMPLETED)
-            running = set(still)
-            for future in finished:
-                yield future.result()
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Make a pool worker exit when the run that started it dies (killed runs left idle orphans)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
-
-
-def _as_completed(executor: Executor, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
-    futures: list[Future[dict[str, Any]]] = [executor.submit(play_chunk_to_parts, *a) for a in args]
-    for future in as_completed(futures):
-        yield future.result()
-
-
-def _on_dask(cluster: str, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
-    """Run chunks on a Dask cluster: ``local`` / ``local:N`` starts a LocalCluster, else a scheduler address.
-
-    Workers write their parts straight to the run directory (shared storage for a real
-    cluster) and send back only a small summary. A chunk is idempotent (a rerun writes the
-    same bytes under the same name), so Dask may retry it on another worker when its worker
-    dies (``distributed.scheduler.allowed-failures``, 3 by default).
-    """
-    from dask.distributed import Client, LocalCluster
-
-    local = None
-    if cluster == "local" or cluster.startswith("local:"):
-        n = int(cluster.partition(":")[2] or 2)
-        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-    try:
-        with Client(local if local is not None else cluster) as client:
-            yield from _as_completed(client.get_executor(pure=False), args)
-    finally:
-        if local is not None:
-            local.close()
-
-
-class Progress:
-    """A one-line progress bar on stderr: games done, games/s and ETA."""
-
-    def __init__(self, total: int, done: int = 0, *, enabled: bool = True, write: Callable[[str], Any] | None = None):
-        """Start timing ``total`` games, ``done`` of which are already complete."""
-        self.total, self.done, self.enabled = total, done, enabled
-        self.start_done = done
-        self.t0 = time.perf_counter()
-        self.write = write or sys.stderr.write
-        self.width = shutil.get_terminal_size((80, 20)).columns
-
-    @property
-    def elapsed(self) -> float:
-        """Return seconds since start."""
-        return time.perf_counter() - self.t0
-
-    def advance(self, n: int) -> None:
-        """Record ``n`` more games and redraw."""
-        self.done += n
-        if not self.enabled:
-            return
-        rate = (self.done - self.start_done) / max(self.elapsed, 1e-9)
-        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
-        filled = int(30 * self.done / self.total)
-        line = (
-            f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/{self.total:,} games"
-            f"  {rate:,.0f} games/s  ETA {eta:,.0f} s"
-        )
-        self.write(line[: self.width])
-
-    def close(self) -> None:
-        """Finish the line."""
-        if self.enabled:
-            self.write(f"\n{self.done:,} games in {self.elapsed:.1f} s\n")
+        yield from shared(play_chunk_to_parts, pool, helpers, args)
 
 
 def _versions() -> dict[str, str]:

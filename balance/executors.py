@@ -1,0 +1,122 @@
+"""How a run's chunks are played: in this process and a spawned pool, or on a Dask cluster; the progress bar.
+
+``balance.run`` passes the chunk function (``play_chunk_to_parts``); every function here
+yields each finished chunk's summary as it comes, in any order (the tables do not depend
+on it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
+from typing import Any
+
+
+def shared(
+    play: Callable[..., dict[str, Any]], executor: Executor, helpers: int, args: list[tuple[Any, ...]]
+) -> Iterable[dict[str, Any]]:
+    """Play the chunks ``args`` (``play(*a)``) in ``executor`` and in this process; yield each summary when done.
+
+    Every helper process has up to two chunks queued (it never waits for this process);
+    this process plays the next chunk whenever they are fed, and hands over the chunks
+    finished meanwhile.
+    """
+    queue = deque(args)
+    running: set[Future[dict[str, Any]]] = set()
+    while queue or running:
+        while queue and len(running) < 2 * helpers:
+            running.add(executor.submit(play, *queue.popleft()))
+        for future in [f for f in running if f.done()]:
+            running.discard(future)
+            yield future.result()
+        if queue:
+            yield play(*queue.popleft())
+        elif running:
+            finished, still = wait(running, return_when=FIRST_COMPLETED)
+            running = set(still)
+            for future in finished:
+                yield future.result()
+
+
+def exit_with_parent(parent: int) -> None:
+    """Make a pool worker exit when the run that started it dies (killed runs left idle orphans)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
+def completed(
+    play: Callable[..., dict[str, Any]], executor: Executor, args: list[tuple[Any, ...]]
+) -> Iterable[dict[str, Any]]:
+    """Submit every chunk to ``executor``; yield each summary as it completes."""
+    futures: list[Future[dict[str, Any]]] = [executor.submit(play, *a) for a in args]
+    for future in as_completed(futures):
+        yield future.result()
+
+
+def on_dask(play: Callable[..., dict[str, Any]], cluster: str, args: list[tuple[Any, ...]]) -> Iterable[dict[str, Any]]:
+    """Run chunks on a Dask cluster: ``local`` / ``local:N`` starts a LocalCluster, else a scheduler address.
+
+    Workers write their parts straight to the run directory (shared storage for a real
+    cluster) and send back only a small summary. A chunk is idempotent (a rerun writes the
+    same bytes under the same name), so Dask may retry it on another worker when its worker
+    dies (``distributed.scheduler.allowed-failures``, 3 by default).
+    """
+    from dask.distributed import Client, LocalCluster
+
+    local = None
+    if cluster == "local" or cluster.startswith("local:"):
+        n = int(cluster.partition(":")[2] or 2)
+        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with Client(local if local is not None else cluster) as client:
+            yield from completed(play, client.get_executor(pure=False), args)
+    finally:
+        if local is not None:
+            local.close()
+
+
+class Progress:
+    """A one-line progress bar on stderr: games done, games/s and ETA."""
+
+    def __init__(self, total: int, done: int = 0, *, enabled: bool = True, write: Callable[[str], Any] | None = None):
+        """Start timing ``total`` games, ``done`` of which are already complete."""
+        self.total, self.done, self.enabled = total, done, enabled
+        self.start_done = done
+        self.t0 = time.perf_counter()
+        self.write = write or sys.stderr.write
+        self.width = shutil.get_terminal_size((80, 20)).columns
+
+    @property
+    def elapsed(self) -> float:
+        """Return seconds since start."""
+        return time.perf_counter() - self.t0
+
+    def advance(self, n: int) -> None:
+        """Record ``n`` more games and redraw."""
+        self.done += n
+        if not self.enabled:
+            return
+        rate = (self.done - self.start_done) / max(self.elapsed, 1e-9)
+        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+        filled = int(30 * self.done / self.total)
+        line = (
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/{self.total:,} games"
+            f"  {rate:,.0f} games/s  ETA {eta:,.0f} s"
+        )
+        self.write(line[: self.width])
+
+    def close(self) -> None:
+        """Finish the line."""
+        if self.enabled:
+            self.write(f"\n{self.done:,} games in {self.elapsed:.1f} s\n")
