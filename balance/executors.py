@@ -1,4 +1,4 @@
-"""How a run's chunks are played: in this process and a spawned pool, or on a Dask cluster; the progress bar.
+"""How a run's chunks are played: in a spawned pool of processes or on a Dask cluster; the progress bar.
 
 ``balance.run`` passes the chunk function (``play_chunk_to_parts``); every function here
 yields each finished chunk's summary as it comes, in any order (the tables do not depend
@@ -12,36 +12,9 @@ import shutil
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
+from concurrent.futures import Executor, Future, as_completed
 from typing import Any
-
-
-def shared(
-    play: Callable[..., dict[str, Any]], executor: Executor, helpers: int, args: list[tuple[Any, ...]]
-) -> Iterable[dict[str, Any]]:
-    """Play the chunks ``args`` (``play(*a)``) in ``executor`` and in this process; yield each summary when done.
-
-    Every helper process has up to two chunks queued (it never waits for this process);
-    this process plays the next chunk whenever they are fed, and hands over the chunks
-    finished meanwhile.
-    """
-    queue = deque(args)
-    running: set[Future[dict[str, Any]]] = set()
-    while queue or running:
-        while queue and len(running) < 2 * helpers:
-            running.add(executor.submit(play, *queue.popleft()))
-        for future in [f for f in running if f.done()]:
-            running.discard(future)
-            yield future.result()
-        if queue:
-            yield play(*queue.popleft())
-        elif running:
-            finished, still = wait(running, return_when=FIRST_COMPLETED)
-            running = set(still)
-            for future in finished:
-                yield future.result()
 
 
 def exit_with_parent(parent: int) -> None:

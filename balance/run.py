@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from balance import aggregates, fingerprints, io
-from balance.executors import Progress, exit_with_parent, on_dask, shared
+from balance.executors import Progress, completed, exit_with_parent, on_dask
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import game_seeds, play_batches
@@ -391,7 +391,10 @@ def _map_chunks(
         for a in args:
             yield play_chunk_to_parts(*a)
         return
-    helpers = min(workers, len(args)) - 1  # this process plays chunks too: one process fewer to start
+    # A pool of `workers` processes; this process only hands out chunks and writes the log. (Playing
+    # chunks here as well, beside workers - 1 processes, measured slower: 22.3 s against 18.3 s wall
+    # for 1 M Cardinger games on an idle 2-core machine, the same CPU-seconds.)
+    helpers = min(workers, len(args))
     pool = ProcessPoolExecutor(
         max_workers=helpers,
         mp_context=mp.get_context("spawn"),
@@ -399,7 +402,7 @@ def _map_chunks(
         initargs=(os.getpid(),),
     )
     with pool:
-        yield from shared(play_chunk_to_parts, pool, helpers, args)
+        yield from completed(play_chunk_to_parts, pool, args)
 
 
 def _versions() -> dict[str, str]:
