@@ -222,9 +222,10 @@ def _overview(c: ReportContext) -> str:
 def _values_how(meta: dict[str, str]) -> str:
     """Return the one-line method of counterfactual values, naming the bots that played them."""
     bots = meta.get("bots", "").replace(",", " vs ") or "the run's bots"
-    baseline = meta.get("baseline", "the game's default").replace("_", " ")
+    baseline = meta.get("baseline", "").replace("_", " ")
+    baseline = f"the {baseline} baseline" if baseline else "the game's default baseline"
     return (
-        f"Δ is the holder's win rate with the card minus with its copies replaced by the {baseline} baseline, "
+        f"Δ is the holder's win rate with the card minus with its copies replaced by {baseline}, "
         f"on the same seeds, played by {bots}. A value belongs to the bot that played it: a bot that misplays a "
         "card makes it look weak, so check a surprising verdict with a stronger bot (balance value --bots)."
     )
