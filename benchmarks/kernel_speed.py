@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from balance import bench
-from balance.spec import RunSpec, resolve
+from balance.spec import RunSpec, SpecError, resolve
 
 TOGGLE_C = """
 #include <valgrind/callgrind.h>
@@ -154,8 +154,10 @@ def main() -> None:
     ap.add_argument("--under-callgrind", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     bots, tables = tuple(a.bots.split(",")), tuple(a.tables.split(","))
-    spec = RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed)
-    r = resolve(spec)
+    try:
+        r = resolve(RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed))
+    except SpecError as exc:
+        ap.exit(2, f"kernel_speed.py: {exc}\n")
     if a.under_callgrind:
         measure(r, a.seed, a.games, tables, toggle_library(Path(a.under_callgrind)))
         symbol_map(Path(a.under_callgrind) / "symbols.txt")
