@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import sims
+from balance.executors import exit_with_parent
 from balance.spec import RunSpec, SpecError, default_workers, resolve
 from sims.core import CardDataError, ParamError
 
@@ -127,20 +127,6 @@ class Batch:
     cpu: float = 0.0  # CPU seconds the call took in its worker
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: end this process when its parent is gone (killed, say, by SIGTERM without cleanup).
-
-    A pool worker otherwise waits for work forever once its parent dies abruptly.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def _timed(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, float, float]:
     start, cpu = time.perf_counter(), time.process_time()
     result = func(*args)
@@ -164,7 +150,7 @@ class Pool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=mp.get_context("spawn"),
-                initializer=_exit_with_parent,
+                initializer=exit_with_parent,
                 initargs=(os.getpid(),),
             )
 
