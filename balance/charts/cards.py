@@ -51,7 +51,7 @@ def plot_card_values(
     colours = palette(groups)
     est, lo, hi = (rows[c].reverse() * 100 for c in (metric, f"{metric}_lo", f"{metric}_hi"))
     _forest(ax, rows["name"].to_list()[::-1], est, lo, hi, [colours[g] for g in groups[::-1]], ref=ref)
-    if colour_by:
+    if colour_by and colours:  # no rows: no legend (matplotlib warns on an empty one)
         for g, c in colours.items():
             ax.plot([], [], "o", color=c, label=_text(g))
         ax.legend(title=colour_by, loc="lower right")

@@ -24,6 +24,15 @@ def load_note(summary: dict[str, Any]) -> str:
     return f" (load average {load[0]:.1f})" if load else ""
 
 
+def unchanged(values: pl.DataFrame) -> pl.DataFrame:
+    """Return the cards whose every paired game had the same result with the card and with the baseline.
+
+    Δ is exactly 0 with an interval of zero width: a card that plays as its baseline (a vanilla card that is its
+    own baseline) or whose difference never reached a result in the games played.
+    """
+    return values.filter((pl.col("n_pairs") > 0) & (pl.col("delta") == 0) & (pl.col("half_width") == 0))
+
+
 def value_summary(values: pl.DataFrame, summary: dict[str, Any]) -> list[str]:
     """Return the report's plain-language sentences (plain text)."""
     rows = values.filter(pl.col("delta").is_not_null()).sort("delta", descending=True)
@@ -37,6 +46,14 @@ def value_summary(values: pl.DataFrame, summary: dict[str, Any]) -> list[str]:
         if half.len()
         else "No card was valued."
     )
+    same = unchanged(values)
+    if same.height:
+        names = ", ".join(same["name"].to_list())
+        lines.append(
+            f"{same.height} card(s) changed no result in any of their paired games (Δ = 0 exactly, an interval of "
+            f"zero width): {names}. Such a card plays exactly as its baseline (a vanilla card is its own "
+            "baseline): its Δ is the reference point, not a measured strength."
+        )
     if rows.height:
         median = float(rows["delta"].median())
         strong = rows.filter(pl.col("ci_low") > median + 0.02)
@@ -58,14 +75,16 @@ def value_summary(values: pl.DataFrame, summary: dict[str, Any]) -> list[str]:
 
 def _card_rows(values: pl.DataFrame) -> list[list[Any]]:
     out = []
+    same = set(unchanged(values)["card"].to_list())
     for r in values.sort("delta", descending=True, nulls_last=True).iter_rows(named=True):
+        resolved = "yes" if r["resolved"] else "no"
         out.append(
             [
                 text(r["name"]),
                 points(r["delta"], r["ci_low"], r["ci_high"]),
                 points(r["half_width"], None, None),
                 number(r["n_pairs"]),
-                text("yes" if r["resolved"] else "no"),
+                text(f"{resolved}: no result changed" if r["card"] in same else resolved),
                 estimate(r["wr_with"], None, None),
                 estimate(r["wr_without"], None, None),
                 estimate(r["gih_wr"], r["gih_wr_lo"], r["gih_wr_hi"], r["gih_wr_n"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -191,3 +192,13 @@ def test_solitaire_plots_order_groups_and_outcomes(solo_run: Run, solo_run_b: Ru
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["died", "abandoned", "forfeit"]
     deltas = plots["group_deltas"]()  # spade_king +2/3, heart_jack +1/3
     assert [t.get_text() for t in deltas.get_yticklabels()] == ["spade_king", "heart_jack"]
+
+
+def test_card_plot_without_a_valued_card_draws_no_legend_and_no_warning() -> None:
+    """A run too small for any card's rate (every value null) gives an empty plot, not matplotlib's legend warning."""
+    null = pl.Series([None], dtype=pl.Float64)
+    df = pl.DataFrame({"name": ["Bee"], "gih_wr": null, "gih_wr_lo": null, "gih_wr_hi": null, "gih_wr_n": [0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = charts.plot_card_values(df.with_columns(confidence=pl.lit("low")))
+    assert ax.get_legend() is None
