@@ -35,6 +35,7 @@ import numpy as np
 
 from balance import aggregates, fingerprints, io
 from balance.executors import Progress, completed, exit_with_parent, on_dask
+from balance.parts import card_dimension, columns_to_table, records_to_table, write_part
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import game_seeds, play_batches
@@ -230,7 +231,7 @@ def derived_seed(resolved: Resolved) -> bool:
 def _write_dimensions(resolved: Resolved, run_dir: Path, manifest: dict[str, Any]) -> None:
     import polars as pl
 
-    io.card_dimension(resolved.pool, resolved.game.enums.get("card_dim")).write_parquet(run_dir / "cards.parquet")
+    card_dimension(resolved.pool, resolved.game.enums.get("card_dim")).write_parquet(run_dir / "cards.parquet")
     bots = manifest["bots"]
     pl.DataFrame(
         {
@@ -293,7 +294,7 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         lanes = fingerprints.deck_lanes(seats["deck"], _name_hashes(resolved))
         extra["seats"]["deck_fp"] = fingerprints.prints(lanes)
         digests = fingerprints.block_digests(seats["game"], seats["seat"], lanes)
-        io.write_part(io.columns_to_table(digests), run_dir / aggregates.DECKS, index, compact=True)
+        write_part(columns_to_table(digests), run_dir / aggregates.DECKS, index, compact=True)
         if keep is not None and first + n > keep:
             seats["deck"][seats["game"] >= keep] = -1  # an empty list: kept as the print and the digest
     for table, recs in records.items():
@@ -301,10 +302,10 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         constants = {"run_id": run_id, "variant": resolved.variant, "chunk": index} if table == "games" else {}
         constants |= extra[table]
         drop = ["seed"] if table == "games" and derived else []
-        arrow = io.records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
-        io.write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
+        arrow = records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
+        write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
     for name, columns in (sums.tables() if sums is not None else {}).items():
-        io.write_part(io.columns_to_table(columns), run_dir / name, index, compact=True)
+        write_part(columns_to_table(columns), run_dir / name, index, compact=True)
     return {
         "index": index,
         "n_games": n,

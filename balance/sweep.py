@@ -27,6 +27,7 @@ from balance import io, stats
 from balance.cardfile import card_file, cell, edit_cards
 from balance.metrics.compare import end_reasons, per_game_metrics
 from balance.pairs import Batch, Pool, Setup, check_value_support, play, pool_names
+from balance.parts import records_to_table
 from balance.spec import SpecError
 from balance.value import S, paired_interval, value_batch
 
@@ -195,7 +196,7 @@ def _frames(game: Any, parts: list[dict[str, np.ndarray]]) -> tuple[pl.DataFrame
         if table == "seats" and "deck" in (recs.dtype.names or ()):
             recs = recs[[n for n in recs.dtype.names if n != "deck"]]
         names = {"bot": game.bots} if table == "seats" else None
-        tables[table] = pl.from_arrow(io.records_to_table(recs, enums=game.enums.get(table), names=names))
+        tables[table] = pl.from_arrow(records_to_table(recs, enums=game.enums.get(table), names=names))
     return tables["games"], tables["seats"]
 
 

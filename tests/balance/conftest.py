@@ -20,7 +20,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance.io import Run, load_run, records_to_table, write_json, write_part
+from balance.io import Run, load_run, write_json
+from balance.parts import records_to_table, write_part
 from sims.blessings import state as bl
 from sims.cardinger.state import CARD_RECORD_DTYPE, GAME_DTYPE, SEAT_DTYPE, TURN_DTYPE, EndReason
 from sims.cardrpg import state as rpg

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from balance import io
+from balance import io, parts
 from balance.cli import cli
 from balance.io import load_run
 from balance.run import resume, run
@@ -224,7 +224,7 @@ def test_resume_after_a_torn_log_line_replays_that_chunk_once(tmp_path):
     io.write_json(path / io.MANIFEST, manifest)
     (path / io.CHUNK_LOG).write_bytes(b'{"index":3,"status":"do')
     for table in ("games", "seats"):
-        (path / table / io.PART.format(7)).unlink()  # chunks 4-9 "not yet played"; 7's parts gone
+        (path / table / parts.PART.format(7)).unlink()  # chunks 4-9 "not yet played"; 7's parts gone
     assert sum(c["status"] == "done" for c in io.read_manifest(path)["chunks"]) == 3
     with pytest.raises(io.RunError, match="7 chunks missing"):
         load_run(path)

@@ -11,7 +11,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance.io import Run, load_run, records_to_table, write_json, write_part
+from balance.io import Run, load_run, write_json
+from balance.parts import records_to_table, write_part
 from balance.report import write_compare_report, write_report
 
 SECTIONS = (

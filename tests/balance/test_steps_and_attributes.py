@@ -14,11 +14,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from balance import io, metrics, stats
+from balance import io, metrics, parts, stats
 from balance.io import Run
 from balance.run import _write_dimensions, new_manifest, run
 from balance.spec import RunSpec, resolve
-from sims.core import TABLES
+from sims.core import TABLES, CardPool
 
 
 def _row(df: pl.DataFrame, **where: Any) -> dict[str, Any]:
@@ -73,18 +73,16 @@ def test_card_dimension_collisions_labelled_and_legacy() -> None:
         BLUE = 1
 
     table = np.array([(0, 1, 3), (1, 2, 5)], dtype=[("colour", "i1"), ("set", "i1"), ("def_", "i1")])
-    pool = io.CardPool(
-        table, ("a", "b"), {"set": ("Starter", "Booster 1"), "colour": ("Red", "Blue"), "note": ("x", "")}
-    )
-    legacy = io.card_dimension(pool)
+    pool = CardPool(table, ("a", "b"), {"set": ("Starter", "Booster 1"), "colour": ("Red", "Blue"), "note": ("x", "")})
+    legacy = parts.card_dimension(pool)
     assert legacy.columns == ["card", "name", "colour", "set", "def", "note"]
     assert legacy["set"].to_list() == [1, 2]  # the numeric field keeps the name, text dropped
-    labelled = io.card_dimension(pool, {"colour": Colour})
+    labelled = parts.card_dimension(pool, {"colour": Colour})
     assert labelled.columns == ["card", "name", "colour", "set", "set_code", "def", "note"]
     assert labelled["colour"].to_list() == ["red", "blue"]  # the enum's names, not the text column
     assert labelled["set"].to_list() == ["Starter", "Booster 1"]
     assert labelled["set_code"].to_list() == [1, 2]
-    opted_in = io.card_dimension(pool, {})  # an empty declaration asks for the labelled layout too
+    opted_in = parts.card_dimension(pool, {})  # an empty declaration asks for the labelled layout too
     assert opted_in.columns == ["card", "name", "colour", "colour_code", "set", "set_code", "def", "note"]
     assert opted_in["colour"].to_list() == ["Red", "Blue"]
 

@@ -71,7 +71,7 @@ def test_every_card_has_an_ability_row_and_only_vanilla_creatures_have_none(pool
 
 
 def test_the_card_dimension_shows_printed_fields_only(pool):
-    from balance.io import card_dimension
+    from balance.parts import card_dimension
 
     dim = card_dimension(pool, GAME.enums["card_dim"])
     assert dim.columns == [
