@@ -35,9 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import kernel_speed  # noqa: E402
+import kernel_speed
 
-from balance.spec import RunSpec, resolve  # noqa: E402
+from balance.spec import RunSpec, resolve
 
 BOT = ("greedy.", "gains.", "values.", "options.", "bots.", "planner.")
 STATS = ("stats.",)
