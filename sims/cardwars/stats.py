@@ -149,49 +149,75 @@ def abilities_on(s, q: int, lane: int) -> bool:
 
 
 @kernel
-def own_stat(s, q: int, lane: int, c: int, stat: int) -> int:
-    """Return the bonus of card ``c``'s own STAT rows for ``stat`` at ``(q, lane)``."""
+def own_stats(s, q: int, lane: int, c: int) -> tuple[int, int]:
+    """Return the (ATK, DEF) bonus of card ``c``'s own STAT rows at ``(q, lane)`` (each row counted once)."""
     k = s.cards[c]
-    v = 0
-    if k.s1_stat == stat:
-        v += row_value(s, k.s1_amount, k.s1_count, k.s1_land, k.s1_n, k.s1_mode, q, lane, c)
-    if k.s2_stat == stat:
-        v += row_value(s, k.s2_amount, k.s2_count, k.s2_land, k.s2_n, k.s2_mode, q, lane, c)
-    return v
+    atk = df = 0
+    if k.s1_stat != Stat.NONE:
+        v = row_value(s, k.s1_amount, k.s1_count, k.s1_land, k.s1_n, k.s1_mode, q, lane, c)
+        if k.s1_stat == Stat.ATK:
+            atk += v
+        else:
+            df += v
+    if k.s2_stat != Stat.NONE:
+        v = row_value(s, k.s2_amount, k.s2_count, k.s2_land, k.s2_n, k.s2_mode, q, lane, c)
+        if k.s2_stat == Stat.ATK:
+            atk += v
+        else:
+            df += v
+    return atk, df
+
+
+@hot
+def add_stat(stat: int, amount: int, atk: int, df: int) -> tuple[int, int]:
+    """Return ``(atk, df)`` with ``amount`` added to the one ``stat`` names (neither for Stat.NONE)."""
+    if stat == Stat.ATK:
+        return atk + amount, df
+    if stat == Stat.DEF:
+        return atk, df + amount
+    return atk, df
+
+
+@hot
+def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
+    """Return the (ATK, DEF) that adjacent Creatures' and the lane's Building's AURA rows give ``c`` at its slot."""
+    b = s.board
+    atk = df = 0
+    for m in (lane - 1, lane + 1):  # X-Large Spirit Soldier: adjacent, own side only (R13)
+        if 0 <= m < N_LANES:
+            d = b.cr_card[q, m]
+            adjacent = d >= 0 and b.cr_copy[q, m] < 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN
+            if adjacent and land_ok(s.cards[c].land, s.cards[d].au_land):
+                atk, df = add_stat(s.cards[d].au_stat, s.cards[d].au_amount, atk, df)
+    u = b.bu_card[q, lane]
+    if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
+        atk, df = add_stat(s.cards[u].au_stat, s.cards[u].au_amount, atk, df)
+    return atk, df
 
 
 @kernel
-def aura_bonus(s, q: int, lane: int, c: int, stat: int, glob: bool) -> int:
-    """Return what other cards' AURA rows give the Creature ``c`` at ``(q, lane)`` for ``stat``.
+def aura_pair(s, q: int, lane: int, c: int, glob: bool) -> tuple[int, int]:
+    """Return the (ATK, DEF) other cards' AURA rows give the Creature ``c`` at ``(q, lane)``, in one scan.
 
     ``glob``: some Creature in play gives an aura to Creatures anywhere (Punk Cat, Shark);
     without one the scan over the board is skipped.
     """
     b = s.board
-    v = 0
-    for m in (lane - 1, lane + 1):  # X-Large Spirit Soldier: adjacent, own side only (R13)
-        if 0 <= m < N_LANES:
-            d = b.cr_card[q, m]
-            adjacent = d >= 0 and b.cr_copy[q, m] < 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN
-            if adjacent and s.cards[d].au_stat == stat and land_ok(s.cards[c].land, s.cards[d].au_land):
-                v += s.cards[d].au_amount
-    u = b.bu_card[q, lane]
-    if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE and s.cards[u].au_stat == stat:
-        v += s.cards[u].au_amount
+    atk, df = local_auras(s, q, lane, c)
     if not glob:
-        return v
+        return atk, df
     entered = b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
     for r in range(2):  # Punk Cat (any side), Shark (own side)
         for m in range(N_LANES):
             d = b.cr_card[r, m]
-            if d < 0 or b.cr_copy[r, m] >= 0 or s.cards[d].au_stat != stat:
+            if d < 0 or b.cr_copy[r, m] >= 0:
                 continue
             to = s.cards[d].au_to
             moved = to == AuraTo.MOVED_CREATURES and b.cr_moved[q, lane]  # Punk Cat
             shark = to == AuraTo.OWN_ENTERED_THIS_TURN and r == q and entered  # Shark
             if moved or (shark and land_ok(s.cards[c].land, s.cards[d].au_land)):
-                v += s.cards[d].au_amount
-    return v
+                atk, df = add_stat(s.cards[d].au_stat, s.cards[d].au_amount, atk, df)
+    return atk, df
 
 
 @kernel
@@ -251,8 +277,9 @@ def refresh(s) -> None:
             atk = k.atk + b.cr_tatk[q, lane]
             df = k.def_ + b.cr_pdef[q, lane]
             if adj or glob:
-                atk += aura_bonus(s, q, lane, c, Stat.ATK, glob)
-                df += aura_bonus(s, q, lane, c, Stat.DEF, glob)
+                da, dd = aura_pair(s, q, lane, c, glob)
+                atk += da
+                df += dd
             else:  # only a Building's aura can apply
                 u = b.bu_card[q, lane]
                 if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
@@ -261,8 +288,9 @@ def refresh(s) -> None:
                     elif s.cards[u].au_stat == Stat.DEF:
                         df += s.cards[u].au_amount
             if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
-                atk += own_stat(s, q, lane, c, Stat.ATK)
-                df += own_stat(s, q, lane, c, Stat.DEF)
+                da, dd = own_stats(s, q, lane, c)
+                atk += da
+                df += dd
             if b.cr_zazo[q, lane]:
                 atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
             if spells:

@@ -76,22 +76,24 @@ def static_value(s, p: int, c: int) -> float:
 
 
 @hot
-def estimate(s, p: int, lane: int, c: int, stat: int) -> int:
-    """Return card ``c``'s ATK or DEF if it entered ``(p, lane)`` now (its own rows and others' auras)."""
+def estimate(s, p: int, lane: int, c: int) -> tuple[int, int]:
+    """Return card ``c``'s (ATK, DEF) if it entered ``(p, lane)`` now (its own rows and others' auras)."""
     k = s.cards[c]
-    v = (k.atk if stat == Stat.ATK else k.def_) + sx.aura_bonus(s, p, lane, c, stat, False)
+    da, dd = sx.local_auras(s, p, lane, c)
+    atk, df = k.atk + da, k.def_ + dd
     if k.s1_stat != Stat.NONE:
-        v += sx.own_stat(s, p, lane, c, stat)
-    if k.s1_stat == stat and k.s1_count == Count.OWN_COPIES:
-        v += k.s1_amount  # itself included
-    return v
+        oa, od = sx.own_stats(s, p, lane, c)
+        atk, df = atk + oa, df + od
+        if k.s1_count == Count.OWN_COPIES:
+            atk, df = sx.add_stat(k.s1_stat, k.s1_amount, atk, df)  # itself included
+    return atk, df
 
 
 @hot
 def place_value(s, p: int, lane: int, c: int) -> float:
     """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``)."""
     b, sc = s.board, s.scratch
-    atk, df = estimate(s, p, lane, c, Stat.ATK), estimate(s, p, lane, c, Stat.DEF)
+    atk, df = estimate(s, p, lane, c)
     if df <= 0:
         return NEG  # it would die at once (Husker Knight without Cornfields)
     k = s.cards[c]
