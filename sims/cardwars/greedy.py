@@ -110,7 +110,7 @@ def building_value(s, p: int, lane: int, c: int) -> float:
 
 @kernel
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
-    """Return the value of a Floop or activation: its effect, less its costs and the fight it gives up."""
+    """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
     b = s.board
     lane = slot % N_LANES
     if slot < N_LANES:
@@ -118,13 +118,14 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     else:
         c = b.bu_card[p, lane]
     k = s.cards[c]
+    fights = s.scratch.g_fight  # current_fight of each lane (``context``)
     v = effect_gain(s, p, lane, c, a, tgt) - k.act_cost * wt(s, p, W.ACTION)
     if kind == ActionKind.FLOOP and slot < N_LANES:
-        v -= current_fight(s, p, lane) + wt(s, p, W.FLOOP_MIN)
+        v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
-        v -= creature_value(s, p, p, lane) + current_fight(s, p, lane)
+        v -= creature_value(s, p, p, lane) + fights[lane]
     elif k.xcost == Cost.DESTROY_OWN_CREATURE:
-        v -= creature_value(s, p, p, a) + (current_fight(s, p, a) if a != lane else 0.0)
+        v -= creature_value(s, p, p, a) + (fights[a] if a != lane else 0.0)
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v
@@ -202,15 +203,38 @@ def main_choice(s, p: int) -> int:
         if v > best:
             best, best_a = v, a
     work = s.scratch.work
+    floops = not flow.first_turn_rule(s)
     n = 0
     for slot in range(2 * N_LANES):
-        n = act.use_options(s, p, slot, ActionKind.FLOOP, work, n)
+        if not may_use(s, p, slot):
+            continue  # ``use_options`` would add nothing
+        if floops:
+            n = act.use_options(s, p, slot, ActionKind.FLOOP, work, n)
         n = act.use_options(s, p, slot, ActionKind.ACTIVATE, work, n)
     for i in range(n):
         v = action_value(s, p, work[i])
         if v > best:
             best, best_a = v, work[i]
     return best_a
+
+
+@hot
+def may_use(s, p: int, slot: int) -> bool:
+    """Return False if seat ``p``'s ``slot`` (lanes, then Buildings) surely has no Floop or activation to use now.
+
+    A cheap filter before ``actions.use_options``: an empty slot, or a card with neither a
+    FLOOP nor an ACTIVATE trigger (nor a Schoolhouse copy of a FLOOP), adds no option.
+    """
+    b = s.board
+    if slot >= N_LANES:
+        u = b.bu_card[p, slot - N_LANES]
+        return u >= 0 and (s.cards[u].trigger == Part.FLOOP or s.cards[u].trigger == Part.ACTIVATE)
+    c = b.cr_card[p, slot]
+    if c < 0:
+        return False
+    x = b.cr_copy[p, slot]
+    t = s.cards[c].trigger
+    return t == Part.FLOOP or t == Part.ACTIVATE or (x >= 0 and s.cards[x].trigger == Part.FLOOP)
 
 
 @kernel
