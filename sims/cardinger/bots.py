@@ -14,6 +14,8 @@ opposing field) with small constants.
 
 from enum import IntEnum
 
+import numpy as np
+
 from sims.cardinger.actions import can_draw, can_score, can_target
 from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported for kernel.prepare)
     NO_ACTION,
@@ -27,6 +29,8 @@ from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind,
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
 from sims.core import rng
 from sims.core.jit import hot, kernel
+
+NO_HOLD = np.bool_(False)  # a typed False, not the literal: greedy then shares tuned's compiled best_field_action
 
 
 class Bot(IntEnum):
@@ -85,7 +89,7 @@ def greedy(s) -> int:
         a = play_or_retire(s, p)
     if a != NO_ACTION:
         return a
-    a, v = best_field_action(s, p, 0.0, False, 0.0)
+    a, v = best_field_action(s, p, 0.0, NO_HOLD, 0.0)
     if a != NO_ACTION and v > s.scratch.weights[p, W.ACT_MIN]:
         return a
     return END_TURN
