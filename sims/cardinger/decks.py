@@ -22,7 +22,7 @@ from sims.cardinger.state import (
     ValueBaseline,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push
 
 
@@ -50,7 +50,7 @@ def fill_piles(s) -> None:
         s.scratch.pick_n[k] = s.scratch.piles_n[k]
 
 
-@kernel
+@hot
 def draw_random(s, pile: int) -> int:
     """Remove a uniformly random card from builder pile ``pile`` in place; return it (NO_CARD if empty)."""
     n = s.scratch.pick_n
@@ -63,7 +63,7 @@ def draw_random(s, pile: int) -> int:
     return c
 
 
-@kernel
+@hot
 def pick_card(s, total_cost: int) -> int:
     """Draw the next card of a deck whose cards so far cost ``total_cost`` in place; return it (R2)."""
     if s.params.deck_builder == DeckBuilder.UNIFORM_RANDOM:
@@ -87,7 +87,7 @@ def take_from_piles(s, c: int) -> None:
                 break
 
 
-@kernel
+@hot
 def add_to_deck(s, p: int, k: int) -> None:
     """Pick card ``k`` of seat ``p``'s deck list in place (R2); the value holder's first card is the card under test."""
     st = s.tally.seats[p]
