@@ -147,7 +147,8 @@ def deal(s) -> None:
         for k in range(s.params.deck_size):
             c = s.piles.built[p, k]
             s.piles.deck[p, k] = c
-            clear_card_record(s.tally.cards[p, c], m.game, p, c)
+            if m.record_cards:  # else no one reads tally.cards: its counters run on uncleared records
+                clear_card_record(s.tally.cards[p, c], m.game, p, c)
             log_event(s, EventKind.DECK, p, c, NO_CARD, k, 0)
         s.piles.deck_n[p] = s.params.deck_size
         rng.shuffle(s.piles.deck[p], s.params.deck_size, s.scratch.rng, Lane.SHUFFLE + p)
@@ -285,7 +286,8 @@ def end_turn(s) -> None:
     if s.params.replenish_timing == ReplenishTiming.END_OF_TURN and s.piles.deck_n[p] == 0:
         replenish(s, p)  # R15 tabletop: after the idle draw
     log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
-    record_turn(s)
+    if m.record_turns:
+        record_turn(s)
     if m.turn >= s.params.max_turns:  # R20: a timeout, no winner
         m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
         log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
@@ -331,7 +333,7 @@ def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uin
             report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
         report[3] += 1
-    if m.end_reason == EndReason.TARGET_SCORE:
+    if m.end_reason == EndReason.TARGET_SCORE and m.record_turns:
         record_turn(s)  # the winning turn ended mid-turn
 
 
@@ -360,6 +362,7 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.n
     policies.card_values(s)
     lay_out_piles(s)
     s.meta.log_on = log_on
+    s.meta.record_cards = s.meta.record_turns = 1  # play_games turns off what its tables do not want
     return state
 
 
@@ -411,6 +414,8 @@ def play_games(
     Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
     """
     state = prepare(cards, params, weights, 0)
+    meta = state[0].meta  # the card records and turn rows are kept only for tables that want them
+    meta.record_cards, meta.record_turns = record_cards, record_turns
     no_report = np.zeros(0, np.int64)
     counts[:] = 0
     for k in range(n_games):

@@ -328,6 +328,8 @@ META_DTYPE = np.dtype(
         ("winner", np.int8),  # winning seat; -1 = none (yet) or timeout
         ("end_reason", np.int8),  # EndReason
         ("log_on", np.int8),  # 1 = write events to scratch.log
+        ("record_cards", np.int8),  # 1 = keep tally.cards valid (the cards table is wanted; kernel.play_games)
+        ("record_turns", np.int8),  # 1 = write tally.turns (the turns table is wanted; kernel.play_games)
         ("log_n", np.int32),  # events written
     ],
     align=True,
