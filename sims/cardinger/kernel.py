@@ -55,8 +55,12 @@ from sims.cardinger.decks import (  # noqa: F401
     pick_card,
 )
 from sims.cardinger.state import (
+    CARD_RECORD_DTYPE,
+    GAME_DTYPE,
     MAX_EVENTS,
     NO_CARD,
+    SEAT_DTYPE,
+    TURN_DTYPE,
     UNLIMITED_PLAYS,
     EndReason,
     EventKind,
@@ -69,7 +73,7 @@ from sims.cardinger.state import (
     new_state,
 )
 from sims.core import rng
-from sims.core.driver import audit, logged_events, mark
+from sims.core.driver import audit, mark
 from sims.core.jit import kernel
 from sims.core.piles import pop_top, push
 from sims.core.records import NEVER, NO_WINNER
@@ -330,7 +334,8 @@ def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uin
             break
         apply_action(s, a)
         if checking:
-            report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
+            for q in range(2):  # a loop, not two calls with literal seats: one compiled conserved, not two
+                report[1] += not conserved(s, q)
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
         report[3] += 1
     if m.end_reason == EndReason.TARGET_SCORE and m.record_turns:
@@ -404,6 +409,38 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
 
 
 @kernel
+def play_batch(
+    state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report,
+) -> int:  # fmt: skip
+    """Play games ``first_game ..`` on a ``prepare``d ``state`` into the record buffers; return how many completed.
+
+    The one compiled batch loop behind ``play_games``, ``check_games`` and ``replay_game`` (each
+    compiled entry point re-optimises and re-generates the whole game loop: about 1.4 CPU-s of
+    cold compile apiece). A buffer of size 0 means that table is not wanted; a non-empty
+    ``report`` audits every decision (``play_game``). Stops before a game whose rows would not
+    fit; ``counts[:4]`` = rows written per table. Game ``g`` is seeded by
+    ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
+    """
+    meta = state[0].meta  # the card records and turn rows are kept only for tables that want them
+    meta.record_cards, meta.record_turns = record_cards, record_turns
+    counts[:] = 0
+    for k in range(n_games):
+        s = state[0]  # the caller holds ``state``
+        if not fits(s, record_cards, games, seats, cards_out, counts):
+            return k
+        g = first_game + k
+        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), report)
+        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
+            return k  # its turn rows do not fit: the caller grows the buffers and replays it
+        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
+    return n_games
+
+
+NO_REPORT = np.zeros(0, np.int64)
+NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
+
+
 def play_games(
     params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
     games, seats, cards_out, turns, counts,
@@ -414,37 +451,27 @@ def play_games(
     Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
     """
     state = prepare(cards, params, weights, 0)
-    meta = state[0].meta  # the card records and turn rows are kept only for tables that want them
-    meta.record_cards, meta.record_turns = record_cards, record_turns
-    no_report = np.zeros(0, np.int64)
-    counts[:] = 0
-    for k in range(n_games):
-        # ``s`` points into ``state`` without holding a reference: taking it inside the loop keeps
-        # ``state`` alive until the loop ends (Numba frees an array right after its last use).
-        s = state[0]
-        if not fits(s, record_cards, games, seats, cards_out, counts):
-            return k
-        g = first_game + k
-        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), no_report)
-        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
-            return k  # its turn rows do not fit: the caller grows the buffers and replays it
-        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
-    return n_games
+    return play_batch(
+        state, decks, bot_ids, np.uint64(root_seed), int(first_game), int(n_games), int(record_cards),
+        int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT,
+    )  # fmt: skip
 
 
-@kernel
 def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
     """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
     state = prepare(cards, params, weights, 0)
     report[:] = 0
-    for k in range(n_games):
-        g = first_game + k
-        play_game(state[0], decks, bot_ids, g, rng.game_seed(root_seed, g), report)
+    play_batch(
+        state, decks, bot_ids, np.uint64(root_seed), int(first_game), int(n_games), 0, 0, *NO_ROWS,
+        np.zeros(4, np.int64), report,
+    )  # fmt: skip
 
 
-@kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     state = prepare(cards, params, weights, 1)
-    play_game(state[0], decks, bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
-    return logged_events(state)  # passed whole: ``state`` stays alive until the copy is made
+    play_batch(
+        state, decks, bot_ids, np.uint64(root_seed), int(game), 1, 0, 0, *NO_ROWS, np.zeros(4, np.int64), NO_REPORT
+    )
+    s = state[0]  # item syntax: a compiled ``prepare`` returns plain np.void elements
+    return s["scratch"]["log"][: s["meta"]["log_n"]].copy()
