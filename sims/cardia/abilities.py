@@ -51,7 +51,7 @@ from sims.cardia.zones import (
     to_discard,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER
 
 MAX_CHAIN = 8  # copy / activate links resolved in one activation (unique cards keep real chains short)
@@ -60,17 +60,17 @@ MAX_CHAIN = 8  # copy / activate links resolved in one activation (unique cards 
 # -- removing and replacing played cards (R11, R14) ----------------------------------------
 
 
-@kernel
+@hot
 def discard_encounter(s, g, k: int) -> None:
     """Discard both cards of encounter ``k`` and delete it (Hired Blade); later encounters close the gap."""
     for side in range(2):
         c = g.card[k, side]
         clear_slot(g, k, side)
-        to_discard(s, g, side, c, Zone.TABLE)
+        to_discard(s, g, side, np.int64(c), Zone.TABLE)
     remove_encounter(s, g, k)
 
 
-@kernel
+@hot
 def take_back(s, g, p: int, k: int) -> None:
     """Swamp Guardian: seat ``p`` takes its card of encounter ``k`` back to hand, the card opposite is discarded."""
     c, other = g.card[k, p], g.card[k, 1 - p]
@@ -78,14 +78,14 @@ def take_back(s, g, p: int, k: int) -> None:
     clear_slot(g, k, 1)
     g.hand[p, g.hand_n[p]] = c
     g.hand_n[p] += 1
-    to_discard(s, g, 1 - p, other, Zone.TABLE)
+    to_discard(s, g, 1 - p, np.int64(other), Zone.TABLE)
     if not g.sim:
         record(s, p, c).returned += 1
     log_event(s, g, EventKind.RETURN, p, c, other, k + 1, 0)
     remove_encounter(s, g, k)
 
 
-@kernel
+@hot
 def replace_opposing(s, g, p: int, k: int) -> None:
     """Puppeteer (R14): discard the opposing card; a uniformly random card of the opponent's hand replaces it."""
     o = 1 - p
@@ -94,8 +94,8 @@ def replace_opposing(s, g, p: int, k: int) -> None:
         return
     old = g.card[k, o]
     clear_slot(g, k, o)
-    to_discard(s, g, o, old, Zone.TABLE)
-    c = g.hand[o, rng.randint(g.rng, Lane.PUPPET, g.hand_n[o])]
+    to_discard(s, g, o, np.int64(old), Zone.TABLE)
+    c = np.int64(g.hand[o, rng.randint(g.rng, np.int64(Lane.PUPPET), np.int64(g.hand_n[o]))])
     take_from_hand(s, g, o, c)
     g.card[k, o] = c
     if not g.sim:
@@ -110,7 +110,7 @@ def replace_opposing(s, g, p: int, k: int) -> None:
 # -- abilities with choices -------------------------------------------------------------------
 
 
-@kernel
+@hot
 def void_mage(s, g, p: int) -> None:
     """Remove all modifiers or all ongoing tokens from any one card in play."""
     legal_clear(s)
@@ -126,14 +126,14 @@ def void_mage(s, g, p: int) -> None:
     if g.tok[k, side] > 0:
         legal_add(s, VoidMode.TOKENS)
     if decide(s, g, p, Decision.VOID_MODE) == VoidMode.MODIFIERS:
-        add_modifier(s, g, k, side, -g.mod[k, side])
+        add_modifier(s, g, k, side, -np.int64(g.mod[k, side]))
     else:
         g.tok[k, side] = 0
         log_event(s, g, EventKind.TOKEN, side, g.card[k, side], side, 0, 0)
     settle(s, g)
 
 
-@kernel
+@hot
 def palace_guard(s, g, p: int, k: int) -> None:
     """Name a faction; the opponent may discard a card of it from hand, else this card gets +7."""
     o = 1 - p
@@ -147,11 +147,11 @@ def palace_guard(s, g, p: int, k: int) -> None:
     if c != NO_CARD:
         discard_from_hand(s, g, o, c)
         return
-    add_modifier(s, g, k, p, 7)
+    add_modifier(s, g, k, p, np.int64(7))
     settle(s, g)
 
 
-@kernel
+@hot
 def discard_faction_from_hand(s, g, o: int, f: int) -> None:
     """Seat ``o`` discards every card of faction ``f`` it holds now (collected first: a Bazaar refill is kept)."""
     n = 0
@@ -160,10 +160,10 @@ def discard_faction_from_hand(s, g, o: int, f: int) -> None:
             s.scratch.tmp[n] = g.hand[o, i]
             n += 1
     for i in range(n):
-        discard_from_hand(s, g, o, s.scratch.tmp[i])
+        discard_from_hand(s, g, o, np.int64(s.scratch.tmp[i]))
 
 
-@kernel
+@hot
 def witch_king(s, g, p: int) -> None:
     """Name a faction; the opponent discards it from deck and hand, then shuffles the deck (RULES.md §8)."""
     o = 1 - p
@@ -172,7 +172,7 @@ def witch_king(s, g, p: int) -> None:
     for i in range(g.deck_n[o]):
         c = g.deck[o, i]
         if s.cards[c].faction == f:
-            to_discard(s, g, o, c, Zone.DECK)
+            to_discard(s, g, o, np.int64(c), Zone.DECK)
         else:
             g.deck[o, kept] = c
             kept += 1
@@ -181,7 +181,7 @@ def witch_king(s, g, p: int) -> None:
     shuffle_deck(s, g, o)
 
 
-@kernel
+@hot
 def swamp_guardian(s, g, p: int, k: int) -> None:
     """Take one of your other played cards back to hand and discard the card opposite it."""
     legal_clear(s)
@@ -192,13 +192,13 @@ def swamp_guardian(s, g, p: int, k: int) -> None:
         settle(s, g)
 
 
-@kernel
+@hot
 def inventor(s, g, p: int) -> None:
     """+3 influence to any one card and -3 to any other card."""
     legal_clear(s)
     add_played(s, g, -1, NO_POS)
     plus = decide(s, g, p, Decision.INVENTOR_PLUS)
-    add_modifier(s, g, plus // 2, plus % 2, 3)
+    add_modifier(s, g, plus // 2, plus % 2, np.int64(3))
     if s.params.serpent_per_change:
         settle(s, g)
         if g.over:
@@ -207,11 +207,11 @@ def inventor(s, g, p: int) -> None:
     add_played(s, g, -1, plus)
     minus = choose_position(s, g, p, Decision.INVENTOR_MINUS)
     if minus != NO_POS:
-        add_modifier(s, g, minus // 2, minus % 2, -3)
+        add_modifier(s, g, minus // 2, minus % 2, np.int64(-3))
     settle(s, g)
 
 
-@kernel
+@hot
 def kinesis_mage(s, g, p: int) -> None:
     """Move all modifiers and ongoing tokens from one of your cards to another of your cards."""
     if count_played(g, p) < 2:
@@ -227,7 +227,7 @@ def kinesis_mage(s, g, p: int) -> None:
     t = decide(s, g, p, Decision.KINESIS_TO)
     fk, tk = f // 2, t // 2
     if g.mod[fk, p] != 0:
-        moved = g.mod[fk, p]
+        moved = np.int64(g.mod[fk, p])
         add_modifier(s, g, fk, p, -moved)
         add_modifier(s, g, tk, p, moved)
     if g.tok[fk, p] > 0:
@@ -237,7 +237,7 @@ def kinesis_mage(s, g, p: int) -> None:
     settle(s, g)
 
 
-@kernel
+@hot
 def envoy(s, g, p: int) -> None:
     """-3 influence to any one card (this and the opposing one included), or to the next card you play."""
     legal_clear(s)
@@ -248,22 +248,22 @@ def envoy(s, g, p: int) -> None:
         g.pend_mod[p] -= 3
         log_event(s, g, EventKind.PENDING, p, NO_CARD, NO_CARD, g.pend_mod[p], Ability.ENVOY)
         return
-    add_modifier(s, g, t // 2, t % 2, -3)
+    add_modifier(s, g, t // 2, t % 2, np.int64(-3))
     settle(s, g)
 
 
-@kernel
+@hot
 def prodigy(s, g, p: int) -> None:
     """+3 influence to one of your cards (this one included) whose influence is 8 or less."""
     legal_clear(s)
     add_low_influence(s, g, p, 8)
     t = choose_position(s, g, p, Decision.PRODIGY_TARGET)
     if t != NO_POS:
-        add_modifier(s, g, t // 2, p, 3)
+        add_modifier(s, g, t // 2, p, np.int64(3))
         settle(s, g)
 
 
-@kernel
+@hot
 def successor(s, g, p: int) -> None:
     """The opponent discards their whole deck and all but 2 cards of their hand (their choice)."""
     o = 1 - p
@@ -276,7 +276,7 @@ def successor(s, g, p: int) -> None:
 # -- abilities without choices ---------------------------------------------------------------
 
 
-@kernel
+@hot
 def pending(s, g, p: int, delta: int, ability: int) -> None:
     """Add ``delta`` to seat ``p``'s pending "next card" modifier in place (R8)."""
     g.pend_mod[p] += delta
@@ -307,7 +307,7 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
         replace_opposing(s, g, p, k)
     elif ability == Ability.CLOCKMAKER:
         if k >= 1:  # no previous encounter: only the second part (Clockmaker clarification)
-            add_modifier(s, g, k - 1, p, 3)
+            add_modifier(s, g, k - 1, p, np.int64(3))
         pending(s, g, p, 3, ability)
         settle(s, g)
     elif ability == Ability.SWAMP_GUARDIAN:
@@ -319,14 +319,14 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
     elif ability == Ability.POISONER:
         gap = influence(s, g, k, o) - influence(s, g, k, p)
         if gap > 0:
-            add_modifier(s, g, k, o, -gap)
+            add_modifier(s, g, k, o, np.int64(-gap))
             settle(s, g)
     elif ability == Ability.KINESIS_MAGE:
         kinesis_mage(s, g, p)
     elif ability == Ability.ENVOY:
         envoy(s, g, p)
     elif ability == Ability.TAX_COLLECTOR:
-        add_modifier(s, g, k, p, 4)
+        add_modifier(s, g, k, p, np.int64(4))
         settle(s, g)
     elif ability == Ability.REVOLUTIONARY:
         discard_chosen(s, g, o)
@@ -349,13 +349,13 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
 # -- copy and activate ------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def instant(s, c: int) -> bool:
     """Return True if card ``c`` has an instant ability (a baseline card has none)."""
     return s.cards[c].effect != Ability.NONE and s.cards[c].ongoing == 0
 
 
-@kernel
+@hot
 def magistra_target(s, g, p: int, k: int) -> int:
     """Magistra (R15): one of your other played cards with an instant ability and influence >= its own."""
     legal_clear(s)
@@ -366,7 +366,7 @@ def magistra_target(s, g, p: int, k: int) -> int:
     return choose_position(s, g, p, Decision.MAGISTRA_TARGET)
 
 
-@kernel
+@hot
 def illusionist_target(s, g, p: int, k: int) -> int:
     """Illusionist: the position of another of your cards that is currently losing its encounter."""
     legal_clear(s)
@@ -376,7 +376,7 @@ def illusionist_target(s, g, p: int, k: int) -> int:
     return choose_position(s, g, p, Decision.ILLUSIONIST_TARGET)
 
 
-@kernel
+@hot
 def elemental_card(s, g, p: int) -> int:
     """Elemental: a card with an instant ability from your hand (NO_CARD if none)."""
     legal_clear(s)
@@ -396,7 +396,7 @@ def put_token(s, g, p: int, k: int) -> None:
     settle(s, g)
 
 
-@kernel
+@hot
 def note_activation(s, g, p: int, c: int, copier: int) -> None:
     """Count an activation of card ``c`` (``copier`` >= 0: copied by that card) in the records and log."""
     if g.sim:
@@ -451,7 +451,7 @@ def resolve(s, g, p: int, ability: int, k: int) -> None:
             draw(s, g, p)
 
 
-@kernel
+@hot
 def activate(s, g, p: int, k: int) -> None:
     """Seat ``p`` activates its card in encounter ``k`` (R6): a token for an ongoing ability, else resolve it."""
     c = g.card[k, p]

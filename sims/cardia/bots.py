@@ -38,7 +38,7 @@ from sims.cardia.state import (
 )
 from sims.cardia.table import active, derive, has_active, influence, winning
 from sims.cardia.zones import unseen_cards
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 class Bot(IntEnum):
@@ -125,7 +125,7 @@ def position_value(s, g, p: int) -> float:
     return v
 
 
-@kernel
+@hot
 def worth(s, c: int, w) -> float:
     """Return the worth of keeping card ``c`` in hand: its influence in signet units, a Djinn more."""
     v = s.cards[c].influence / 16.0
@@ -146,7 +146,7 @@ def cheapest_card(s, g, p: int) -> int:
     return best_c
 
 
-@kernel
+@hot
 def try_modifier(s, g, k: int, side: int, delta: int, p: int) -> float:
     """Return seat ``p``'s position value with ``delta`` added to (k, side); the modifier is taken off again.
 
@@ -179,7 +179,7 @@ def best_modifier(s, g, p: int, delta: int) -> int:
 # -- ability estimates ---------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def flip(margin: int, amount: int) -> float:
     """Return the signets a +``amount`` swing wins back from a loss by ``margin``: 2 if it wins, 1 if it ties."""
     if margin < amount:
@@ -308,7 +308,7 @@ def estimate(s, g, judge: int, q: int, c: int, k: int, n_unseen: int) -> tuple:
     return base * w[W.ABILITY], thr, bonus * w[W.ABILITY]
 
 
-@kernel
+@hot
 def holds(s, g, p: int, ability: int) -> bool:
     """Return True if seat ``p`` holds a card with ``ability``."""
     for i in range(g.hand_n[p]):  # noqa: SIM110 (a plain loop compiles to the tightest code)

@@ -22,7 +22,7 @@ from sims.cardia.bots import (
 from sims.cardia.state import NO_CARD, Ability, Decision, Lane, VoidMode
 from sims.cardia.table import derive, influence, remove_encounter
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 # Worth of activating each ability (signets; by Ability code), for choices made inside an
 # ability: which card a Magistra, Illusionist or Elemental copies, the Librarian's sign.
@@ -33,10 +33,10 @@ ABILITY_WORTH = (
 )  # fmt: skip
 
 
-@kernel
+@hot
 def faction_count(s, g, p: int, most: bool) -> int:
     """Return the faction with the most (or fewest) unseen opposing cards, weighted by influence."""
-    n = candidates(s, g, p, NO_CARD)
+    n = candidates(s, g, p, np.int64(NO_CARD))
     best, best_f = -np.inf, 0
     for f in range(4):
         total = 0.0
@@ -73,7 +73,7 @@ def best_void(s, g, p: int) -> int:
         for mode in range(2):
             carries = g.mod[t // 2, t % 2] != 0 if mode == VoidMode.MODIFIERS else g.tok[t // 2, t % 2] > 0
             if carries:
-                v = void_value(s, g, p, t, mode)
+                v = void_value(s, g, p, np.int64(t), np.int64(mode))
                 if v > best:
                     best, best_t = v, t
     derive(s, g)
@@ -85,7 +85,7 @@ def void_mode(s, g, p: int) -> int:
     """Return what the Void Mage removes from the target just chosen (``g.chosen``): the better table."""
     best, best_mode = -np.inf, s.scratch.legal[0]
     for i in range(s.scratch.n_legal):
-        v = void_value(s, g, p, g.chosen, s.scratch.legal[i])
+        v = void_value(s, g, p, np.int64(g.chosen), np.int64(s.scratch.legal[i]))
         if v > best:
             best, best_mode = v, s.scratch.legal[i]
     derive(s, g)
@@ -116,7 +116,7 @@ def best_kinesis(s, g, p: int) -> int:
         f = s.scratch.legal[i]
         for tk in range(g.n_enc):
             if tk != f // 2 and g.up[tk]:
-                v = kinesis_value(s, g, p, f, tk)
+                v = kinesis_value(s, g, p, np.int64(f), np.int64(tk))
                 if v > best:
                     best, best_f = v, f
     derive(s, g)
@@ -129,7 +129,7 @@ def kinesis_to(s, g, p: int) -> int:
     best, best_t = -np.inf, s.scratch.legal[0]
     for i in range(s.scratch.n_legal):
         t = s.scratch.legal[i]
-        v = kinesis_value(s, g, p, g.chosen, t // 2)
+        v = kinesis_value(s, g, p, np.int64(g.chosen), np.int64(t // 2))
         if v > best:
             best, best_t = v, t
     derive(s, g)
@@ -154,7 +154,7 @@ def best_swamp(s, g, p: int) -> int:
     return best_t
 
 
-@kernel
+@hot
 def ability_worth(s, w, c: int) -> float:
     """Return the static worth of activating card ``c``'s ability (``ABILITY_WORTH``; a Djinn wins the game)."""
     a = s.cards[c].effect
@@ -219,7 +219,7 @@ def librarian_sign(s, g, p: int) -> int:
     """
     k = g.cur
     o = 1 - p
-    n_unseen = candidates(s, g, p, NO_CARD)
+    n_unseen = candidates(s, g, p, np.int64(NO_CARD))
     m_base, m_thr, m_bonus = estimate(s, g, p, p, g.card[k, p], k, n_unseen)
     t_base, t_thr, t_bonus = estimate(s, g, p, o, g.card[k, o], k, n_unseen)
     best, best_sign = -np.inf, 0
@@ -241,9 +241,9 @@ def librarian_sign(s, g, p: int) -> int:
 def greedy_option(s, g, p: int, kind: int) -> int:
     """Return the greedy choice of seat ``p`` for decision ``kind`` among ``scratch.legal``."""
     if kind == Decision.INVENTOR_PLUS or kind == Decision.PRODIGY_TARGET:
-        return best_modifier(s, g, p, 3)
+        return best_modifier(s, g, p, np.int64(3))
     if kind == Decision.INVENTOR_MINUS or kind == Decision.ENVOY_TARGET:
-        return best_modifier(s, g, p, -3)
+        return best_modifier(s, g, p, np.int64(-3))
     if kind == Decision.VOID_TARGET:
         return best_void(s, g, p)
     if kind == Decision.VOID_MODE:
@@ -267,9 +267,9 @@ def greedy_option(s, g, p: int, kind: int) -> int:
     return cheapest_card(s, g, p)  # DISCARD_HAND, SCRAPYARD_CARD
 
 
-@kernel
+@hot
 def choose_option(s, g, p: int, kind: int, bot: int) -> int:
     """Return bot ``bot``'s choice for seat ``p`` (random: uniform on lane BOT + p)."""
     if bot == Bot.RANDOM:
-        return s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, s.scratch.n_legal)]
+        return s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, np.int64(s.scratch.n_legal))]
     return greedy_option(s, g, p, kind)

@@ -6,12 +6,14 @@ without asking anyone (and consumes no scripted choice unless that choice names 
 it). Choices never change the position themselves; the rule applies the option returned.
 """
 
+import numpy as np
+
 from sims.cardia import choices as policies
 from sims.cardia.bots import Bot, cheapest_card
 from sims.cardia.state import ENVOY_NEXT, NO_CARD, Decision, Lane, ScriptTag
 from sims.cardia.table import find_card
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 SCRIPT_ILLEGAL = 1  # meta.script_error codes
 SCRIPT_EXHAUSTED = 2
@@ -19,20 +21,20 @@ SCRIPT_WRONG_KIND = 3
 NOT_CONVERTED = -1000  # a scripted choice that names no option of this decision
 
 
-@kernel
+@hot
 def legal_clear(s) -> None:
     """Start an empty option list in place."""
     s.scratch.n_legal = 0
 
 
-@kernel
+@hot
 def legal_add(s, option: int) -> None:
     """Append ``option`` to the option list in place."""
     s.scratch.legal[s.scratch.n_legal] = option
     s.scratch.n_legal += 1
 
 
-@kernel
+@hot
 def is_legal(s, option: int) -> bool:
     """Return True if ``option`` is in the current option list."""
     for i in range(s.scratch.n_legal):  # noqa: SIM110 (a plain loop compiles to the tightest code)
@@ -92,7 +94,7 @@ def convert(g, kind: int, entry: int) -> int:
     return value if tag == ScriptTag.CARD else NOT_CONVERTED
 
 
-@kernel
+@hot
 def script_fail(s, p: int, kind: int, index: int, code: int) -> None:
     """Note the first script error in place (the scenario runner turns it into a one-line error)."""
     m = s.meta
@@ -130,7 +132,7 @@ def forced(s, g, p: int, kind: int) -> bool:
     return True
 
 
-@kernel
+@hot
 def audit(s, option: int) -> int:
     """Count a bot's decision and whether ``option`` is legal (conformance audit); return ``option``."""
     if s.meta.checking:
@@ -164,5 +166,5 @@ def decide_card(s, g, p: int, kind: int) -> int:
     if s.meta.scripted and not s.meta.bot_seat[p] and not g.sim:
         return scripted(s, g, p, kind)
     if not g.sim and s.meta.bots[p] == Bot.RANDOM:
-        return audit(s, s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, s.scratch.n_legal)])
+        return audit(s, s.scratch.legal[rng.randint(g.rng, Lane.BOT + p, np.int64(s.scratch.n_legal))])
     return audit(s, cheapest_card(s, g, p)) if not g.sim else cheapest_card(s, g, p)

@@ -9,7 +9,7 @@ from sims.cardia.decide import decide, decide_card, legal_add, legal_clear
 from sims.cardia.state import NO_CARD, NO_POS, Decision, EventKind
 from sims.cardia.table import influence, refresh
 from sims.cardia.zones import discard_from_hand, draw, log_event
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 @kernel
@@ -43,7 +43,7 @@ def settle(s, g) -> None:
             serpent_temple(s, g, p)
 
 
-@kernel
+@hot
 def name_faction(s, g, p: int, kind: int, naming_card: int) -> int:
     """Seat ``p`` names a faction (decision ``kind``); return it."""
     legal_clear(s)
@@ -54,7 +54,7 @@ def name_faction(s, g, p: int, kind: int, naming_card: int) -> int:
     return f
 
 
-@kernel
+@hot
 def choose_position(s, g, p: int, kind: int) -> int:
     """Return seat ``p``'s choice among the positions already in the option list, or NO_POS if there are none."""
     if s.scratch.n_legal == 0:
@@ -62,7 +62,7 @@ def choose_position(s, g, p: int, kind: int) -> int:
     return decide(s, g, p, kind)
 
 
-@kernel
+@hot
 def add_played(s, g, owner: int, skip: int) -> None:
     """Add every face-up card of ``owner`` (both seats: -1) to the option list, except position ``skip``."""
     for k in range(g.n_enc):
@@ -81,7 +81,7 @@ def add_low_influence(s, g, p: int, limit: int) -> None:
             legal_add(s, k * 2 + p)
 
 
-@kernel
+@hot
 def add_carrying(s, g, p: int) -> None:
     """Add seat ``p``'s face-up cards with modifiers or tokens (both seats: -1) to the option list."""
     for k in range(g.n_enc):

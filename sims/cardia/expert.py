@@ -22,7 +22,7 @@ from sims.cardia.rounds import phase2, place, reveal, signets_check
 from sims.cardia.state import Lane, Location
 from sims.cardia.zones import unseen_cards
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 MAX_FOCUS_GAP = 5.0  # value gaps beyond this many signets no longer sharpen the opponent model
 
@@ -48,7 +48,7 @@ def deal_hidden(s, sim, p: int, o_card: int, n_hidden: int) -> None:
     sim.deck_n[o] = d
 
 
-@kernel
+@hot
 def play_out(s, sim, p: int, c: int, o_card: int) -> float:
     """Play one round on ``sim``, seat ``p`` placing ``c`` against ``o_card``; return seat ``p``'s value after."""
     w = s.scratch.weights[p]

@@ -50,7 +50,7 @@ from sims.cardia.table import derive, end_game, winning
 from sims.cardia.zones import clear_card_record, draw, hand_index, log_event, record
 from sims.core import rng
 from sims.core.driver import logged_events, mark
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NO_WINNER
 
 N_SETTINGS = 9  # locations in a sweep (none + 8)
@@ -148,7 +148,7 @@ def set_up(s, g, game: int, seed: np.uint64) -> None:
 # -- a round ---------------------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def choose_play(s, g, p: int, known: int) -> int:
     """Return the card seat ``p`` places (``known``: the opponent's face-up card, or NO_CARD) (R4)."""
     c = s.scratch.plays[p, s.scratch.plays_k] if s.meta.scripted else BOT_PLAY
@@ -163,7 +163,7 @@ def choose_play(s, g, p: int, known: int) -> int:
     if g.hand_n[p] == 1:
         c = g.hand[p, 0]
     elif bot == Bot.RANDOM:
-        c = g.hand[p, rng.randint(g.rng, Lane.BOT + p, g.hand_n[p])]
+        c = g.hand[p, rng.randint(g.rng, Lane.BOT + p, np.int64(g.hand_n[p]))]
     elif bot == Bot.GREEDY:
         c = greedy_play(s, g, p, known)
     else:
@@ -174,7 +174,7 @@ def choose_play(s, g, p: int, known: int) -> int:
     return c
 
 
-@kernel
+@hot
 def choose_both(s, g) -> tuple:
     """Return both seats' cards: chosen at once, or face up first after a Fortune Teller (R4)."""
     first = -1
@@ -199,7 +199,7 @@ def choose_both(s, g) -> tuple:
     return c0, c1
 
 
-@kernel
+@hot
 def play_round(s, g) -> None:
     """Play one round in place: phase 1 (placing, R12 end), reveal, phase 2, phase 3."""
     g.round_no += 1
@@ -219,7 +219,7 @@ def play_round(s, g) -> None:
     c0, c1 = choose_both(s, g)
     if s.meta.scripted:
         s.scratch.plays_k += 1
-    k = place(s, g, c0, c1)
+    k = place(s, g, np.int64(c0), np.int64(c1))
     if foggy:  # R17: reveal the encounter placed last round (none in round 1)
         k = k - 1 if k >= 1 and not g.up[k - 1] else -1
     if k >= 0:
@@ -283,10 +283,10 @@ def play_game(s, game: int, seed: np.uint64, report: np.ndarray) -> None:
         while not g.over:
             play_round(s, g)
             if not g.over and g.round_no >= s.params.max_rounds:
-                end_game(s, g, NO_WINNER, EndReason.TIMEOUT)  # R18: only a bug reaches it
+                end_game(s, g, np.int64(NO_WINNER), EndReason.TIMEOUT)  # R18: only a bug reaches it
             record_turn(s, g)
             if checking:
-                report[1] += np.int64(not conserved(s, g, 0)) + np.int64(not conserved(s, g, 1))
+                report[1] += np.int64(not conserved(s, g, np.int64(0))) + np.int64(not conserved(s, g, np.int64(1)))
                 report[1] += np.int64(not derived_ok(s, g))
         if checking and g.end_reason == EndReason.TIMEOUT:
             report[3] += 1
@@ -409,7 +409,7 @@ def play_games(
     ``decks`` is unused: the decks follow from the rules (R2). A game whose rows do not
     fit stops the batch before it is written; the caller grows the buffers and replays it.
     """
-    state = prepare(cards, params, bot_ids, weights, 0)
+    state = prepare(cards, params, bot_ids, weights, np.int64(0))
     no_report = np.zeros(0, np.int64)
     counts[:] = 0
     for k in range(n_games):
@@ -429,7 +429,7 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
     ``report`` (int64[4]): decisions, conservation or derivation violations (R5),
     illegal choices, games that hit the round cap.
     """
-    state = prepare(cards, params, bot_ids, weights, 0)
+    state = prepare(cards, params, bot_ids, weights, np.int64(0))
     report[:] = 0
     state[0].meta.checking = 1
     for k in range(n_games):
@@ -442,6 +442,6 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
 @kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
-    state = prepare(cards, params, bot_ids, weights, 1)
+    state = prepare(cards, params, bot_ids, weights, np.int64(1))
     play_game(state[0], game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
     return logged_events(state)

@@ -28,7 +28,7 @@ from sims.cardia.state import (
 )
 from sims.cardia.table import add_modifier, end_both, end_game, influence, mechanical_djinn
 from sims.cardia.zones import draw_n, log_event, put_under, record, take_from_hand, to_discard
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER
 
 NO_WINNER = -1
@@ -56,7 +56,7 @@ def place(s, g, c0: int, c1: int) -> int:
         g.pend_mod[p], g.pend_lib[p], g.pend_eng[p], g.pend_bm[p] = 0, 0, 0, -1
     for p in range(2):
         c = g.card[k, p]
-        take_from_hand(s, g, p, c)
+        take_from_hand(s, g, p, np.int64(c))
         if not g.sim:
             r = record(s, p, c)
             r.times_played += 1
@@ -85,10 +85,10 @@ def auction_house(s, g, k: int) -> None:
         if influence(s, g, k, p) < influence(s, g, k - 1, p) and g.deck_n[p] > 0:
             c = g.deck[p, g.deck_n[p] - 1]
             g.deck_n[p] -= 1
-            to_discard(s, g, p, c, Zone.DECK)
+            to_discard(s, g, p, np.int64(c), Zone.DECK)
 
 
-@kernel
+@hot
 def blackmail(s, g, k: int) -> None:
     """Blackmailer: a revealed card not of the named faction costs its owner 2 cards from hand (their choice)."""
     for p in range(2):
@@ -99,7 +99,7 @@ def blackmail(s, g, k: int) -> None:
             discard_chosen(s, g, p)
 
 
-@kernel
+@hot
 def librarian(s, g, k: int) -> None:
     """Librarian (R8): its owner gives the card just revealed +2 or -2, after seeing both cards."""
     for p in range(2):
@@ -108,7 +108,7 @@ def librarian(s, g, k: int) -> None:
             legal_add(s, 0)
             legal_add(s, 1)
             sign = decide(s, g, p, Decision.LIBRARIAN_SIGN)
-            add_modifier(s, g, k, p, 2 if sign == 0 else -2)
+            add_modifier(s, g, k, p, np.int64(2 if sign == 0 else -2))
             log_event(s, g, EventKind.LIBRARIAN, p, g.card[k, p], NO_CARD, 2 if sign == 0 else -2, 0)
         g.due_lib[k, p] = 0
 
@@ -119,7 +119,7 @@ def reveal(s, g, k: int) -> None:
     g.up[k], g.cur = 1, k
     for p in range(2):
         if g.due_mod[k, p] != 0:
-            add_modifier(s, g, k, p, g.due_mod[k, p])
+            add_modifier(s, g, k, p, np.int64(g.due_mod[k, p]))
             g.due_mod[k, p] = 0
     log_event(s, g, EventKind.REVEAL, -1, g.card[k, 0], g.card[k, 1], influence(s, g, k, 0), influence(s, g, k, 1))
     haunted_catacombs(s, g, k)
@@ -160,7 +160,7 @@ def phase2(s, g, k: int) -> None:
     engineered = False
     for p in range(2):
         if g.due_eng[g.cur, p] > 0:
-            add_modifier(s, g, g.cur, p, 5 * g.due_eng[g.cur, p])
+            add_modifier(s, g, np.int64(g.cur), p, np.int64(5 * g.due_eng[g.cur, p]))
             g.due_eng[g.cur, p] = 0
             engineered = True
     if engineered:
@@ -188,7 +188,7 @@ def signets_check(s, g) -> None:
         return
     best = 0 if a > b else 1
     if max(a, b) >= need or (g.tied_five and s.params.post_tie_win == PostTieWin.MORE_SIGNETS):
-        end_game(s, g, best, EndReason.SIGNETS)
+        end_game(s, g, np.int64(best), EndReason.SIGNETS)
 
 
 @kernel
@@ -225,13 +225,13 @@ def cannot_place(s, g) -> None:
     if not can0 and not can1:
         a, b = g.signets[0], g.signets[1]
         if a == b:
-            end_game(s, g, NO_WINNER, EndReason.DRAW_EQUAL_SIGNETS)
+            end_game(s, g, np.int64(NO_WINNER), EndReason.DRAW_EQUAL_SIGNETS)
         else:
-            end_game(s, g, 0 if a > b else 1, EndReason.BOTH_CANNOT_PLAY)
+            end_game(s, g, np.int64(0 if a > b else 1), EndReason.BOTH_CANNOT_PLAY)
     elif not can0:
-        end_game(s, g, 1, EndReason.OPPONENT_CANNOT_PLAY)
+        end_game(s, g, np.int64(1), EndReason.OPPONENT_CANNOT_PLAY)
     else:
-        end_game(s, g, 0, EndReason.OPPONENT_CANNOT_PLAY)
+        end_game(s, g, np.int64(0), EndReason.OPPONENT_CANNOT_PLAY)
 
 
 @kernel
@@ -247,5 +247,5 @@ def face_down_index(g) -> int:
 def discard_face_down(s, g, k: int) -> None:
     """Foggy Swamp, game over in phase 1 (R17): the face-down encounter's cards go to the discard piles unrevealed."""
     for p in range(2):
-        to_discard(s, g, p, g.card[k, p], Zone.TABLE)
+        to_discard(s, g, p, np.int64(g.card[k, p]), Zone.TABLE)
     g.n_enc -= 1  # always the last encounter

@@ -25,18 +25,18 @@ from sims.cardia.state import (
     Result,
 )
 from sims.cardia.zones import log_event, record
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 NO_WINNER = -1
 
 
-@kernel
+@hot
 def influence(s, g, k: int, p: int) -> int:
     """Return the current influence of seat ``p``'s card in encounter ``k``: printed plus modifiers."""
     return s.cards[g.card[k, p]].influence + g.mod[k, p]
 
 
-@kernel
+@hot
 def active(s, g, k: int, p: int, ability: int) -> bool:
     """Return True if seat ``p``'s card in encounter ``k`` is a face-up ``ability`` card with a token on it."""
     c = s.cards[g.card[k, p]]
@@ -52,7 +52,7 @@ def has_active(s, g, p: int, ability: int) -> bool:
     return False
 
 
-@kernel
+@hot
 def winning(res: int, p: int) -> bool:
     """Return True if ``res`` (a Result) means seat ``p``'s card is winning."""
     return res == p or res == Result.BOTH
@@ -102,7 +102,7 @@ def result_of(s, g, k: int, judge0: bool, judge1: bool) -> int:
     return r
 
 
-@kernel
+@hot
 def signets_of(s, g, k: int, p: int) -> int:
     """Return the signets on seat ``p``'s card in encounter ``k`` given ``res[k]`` (R5: Treasurer, Aristocrat)."""
     if not winning(g.res[k], p):
@@ -138,15 +138,15 @@ def end_game(s, g, winner: int, reason: int) -> None:
     log_event(s, g, EventKind.WIN, winner, NO_CARD, NO_CARD, reason, 0)
 
 
-@kernel
+@hot
 def end_both(s, g, hit0: bool, hit1: bool, reason: int) -> None:
     """End the game for whichever of two instant wins holds; both at once is a draw (R12)."""
     if hit0 and hit1:
-        end_game(s, g, NO_WINNER, EndReason.DRAW_SIMULTANEOUS)
+        end_game(s, g, np.int64(NO_WINNER), EndReason.DRAW_SIMULTANEOUS)
     elif hit0:
-        end_game(s, g, 0, reason)
+        end_game(s, g, np.int64(0), reason)
     elif hit1:
-        end_game(s, g, 1, reason)
+        end_game(s, g, np.int64(1), reason)
 
 
 @kernel
@@ -167,7 +167,7 @@ def founders_day(s, g) -> None:
     end_both(s, g, hit0, hit1, EndReason.FOUNDERS_DAY)
 
 
-@kernel
+@hot
 def mechanical_djinn(s, g, following_current_only: bool) -> None:
     """End the game if an active Mechanical Djinn's owner wins the following encounter (R16).
 
@@ -236,7 +236,7 @@ def find_card(g, p: int, c: int) -> int:
     return -1
 
 
-@kernel
+@hot
 def clear_slot(g, k: int, p: int) -> None:
     """Return modifiers, tokens and dues of one table card to the supply (its card leaves, R11)."""
     g.mod[k, p], g.tok[k, p] = 0, 0

@@ -9,11 +9,11 @@ import numpy as np
 
 from sims.cardia.state import MAX_EVENTS, NO_CARD, EventKind, Location, Zone
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER
 
 
-@kernel
+@hot
 def log_event(s, g, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
     """Append one event to ``s.scratch.log`` in place; no-op for a look-ahead copy, unless logging, or when full."""
     m = s.meta
@@ -33,7 +33,7 @@ def log_event(s, g, kind: int, seat: int, card: int, target: int, value: int, ex
     m.log_n = k + 1
 
 
-@kernel
+@hot
 def record(s, p: int, c: int):
     """Return the CARD record of seat ``p``'s card ``c`` in the current game of the match."""
     return s.tally.cards[s.meta.match_game - 1, p, c]
@@ -70,7 +70,7 @@ def draw(s, g, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def draw_n(s, g, p: int, n: int) -> int:
     """Draw up to ``n`` cards for seat ``p`` in place; return how many were drawn."""
     k = 0
@@ -79,7 +79,7 @@ def draw_n(s, g, p: int, n: int) -> int:
     return k
 
 
-@kernel
+@hot
 def hand_index(g, p: int, c: int) -> int:
     """Return the index of card ``c`` in seat ``p``'s hand, or -1."""
     for i in range(g.hand_n[p]):
@@ -139,7 +139,7 @@ def discard_top(s, g, p: int) -> int:
     n = g.deck_n[p]
     if n == 0:
         return NO_CARD
-    c = g.deck[p, n - 1]
+    c = np.int64(g.deck[p, n - 1])
     g.deck_n[p] = n - 1
     to_discard(s, g, p, c, Zone.DECK)
     return c
