@@ -189,7 +189,7 @@ def flip(margin: int, amount: int) -> float:
     return 0.0
 
 
-@kernel
+@hot
 def previous_gain(s, g, p: int, k: int, amount: int) -> float:
     """Return the signets seat ``p`` gains from +``amount`` on its card in the encounter before ``k``."""
     if k < 1 or not g.up[k - 1]:
@@ -203,7 +203,7 @@ def previous_gain(s, g, p: int, k: int, amount: int) -> float:
     return flip(margin, amount) if margin >= 0 else 1.0  # a loss by lower influence: a Counselor or Mediator
 
 
-@kernel
+@hot
 def best_past_flip(s, g, p: int, amount: int, limit: int) -> float:
     """Return the most seat ``p`` gains from +``amount`` on one of its losing cards of influence <= ``limit``."""
     best = 0.0
@@ -213,7 +213,7 @@ def best_past_flip(s, g, p: int, amount: int, limit: int) -> float:
     return best
 
 
-@kernel
+@hot
 def opponent_tokens(s, g, p: int) -> float:
     """Return seat ``p``'s gain from removing the best opposing ongoing token (Void Mage), in signets."""
     o = 1 - p
@@ -226,7 +226,7 @@ def opponent_tokens(s, g, p: int) -> float:
     return best
 
 
-@kernel
+@hot
 def faction_unseen(s, g, n_unseen: int) -> float:
     """Return the most unseen opposing cards of one faction (Ambusher, Witch King)."""
     best = 0
@@ -317,7 +317,7 @@ def holds(s, g, p: int, ability: int) -> bool:
     return False
 
 
-@kernel
+@hot
 def copy_estimate(s, g, judge: int, p: int, ability: int, k: int, own: int) -> float:
     """Return a rough worth of Magistra / Illusionist / Elemental: a win if they can reach a Djinn, else 1."""
     w = s.scratch.weights[judge]
@@ -341,7 +341,7 @@ def copy_estimate(s, g, judge: int, p: int, ability: int, k: int, own: int) -> f
 # -- greedy: the card to play -------------------------------------------------------------------
 
 
-@kernel
+@hot
 def stakes(s, g, p: int) -> tuple:
     """Return (worth of winning, cost of losing) the next encounter for seat ``p``, beyond one signet.
 
@@ -379,7 +379,7 @@ def forbidden(s, g, p: int, c: int) -> bool:
     )
 
 
-@kernel
+@hot
 def reveal_cost(s, g, p: int, c: int) -> float:
     """Return what revealing ``c`` costs seat ``p`` before the comparison: Blackmailer discards, Auction House."""
     w = s.scratch.weights[p]

@@ -64,7 +64,7 @@ def void_value(s, g, p: int, t: int, mode: int) -> float:
     return v
 
 
-@kernel
+@hot
 def best_void(s, g, p: int) -> int:
     """Return the Void Mage target worth most to seat ``p`` (over both modes, modifiers first)."""
     best, best_t = -np.inf, s.scratch.legal[0]
@@ -80,7 +80,7 @@ def best_void(s, g, p: int) -> int:
     return best_t
 
 
-@kernel
+@hot
 def void_mode(s, g, p: int) -> int:
     """Return what the Void Mage removes from the target just chosen (``g.chosen``): the better table."""
     best, best_mode = -np.inf, s.scratch.legal[0]
@@ -108,7 +108,7 @@ def kinesis_value(s, g, p: int, f: int, tk: int) -> float:
     return v
 
 
-@kernel
+@hot
 def best_kinesis(s, g, p: int) -> int:
     """Return the Kinesis Mage source worth most to seat ``p`` (over every destination)."""
     best, best_f = -np.inf, s.scratch.legal[0]
@@ -123,7 +123,7 @@ def best_kinesis(s, g, p: int) -> int:
     return best_f
 
 
-@kernel
+@hot
 def kinesis_to(s, g, p: int) -> int:
     """Return where the Kinesis Mage moves everything from the source just chosen (``g.chosen``)."""
     best, best_t = -np.inf, s.scratch.legal[0]
@@ -136,7 +136,7 @@ def kinesis_to(s, g, p: int) -> int:
     return best_t
 
 
-@kernel
+@hot
 def best_swamp(s, g, p: int) -> int:
     """Return the Swamp Guardian's card to take back: the best table once its encounter is gone, plus the card."""
     w = s.scratch.weights[p]
@@ -163,7 +163,7 @@ def ability_worth(s, w, c: int) -> float:
     return w[W.ABILITY] * ABILITY_WORTH[a]
 
 
-@kernel
+@hot
 def best_copy(s, g, p: int, kind: int) -> int:
     """Return the Magistra / Illusionist target or Elemental card worth most to seat ``p``.
 
@@ -193,7 +193,7 @@ def best_copy(s, g, p: int, kind: int) -> int:
     return best_o
 
 
-@kernel
+@hot
 def guard_response(s, g, p: int) -> int:
     """Return seat ``p``'s answer to a Palace Guard: discard its cheapest card of the faction unless +7 costs less."""
     w = s.scratch.weights[p]
@@ -209,7 +209,7 @@ def guard_response(s, g, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def librarian_sign(s, g, p: int) -> int:
     """Return 0 (+2) or 1 (-2) for seat ``p``'s card just revealed: the better table, abilities estimated.
 

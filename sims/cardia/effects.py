@@ -25,7 +25,7 @@ def discard_chosen(s, g, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def serpent_temple(s, g, p: int) -> None:
     """Serpent Temple (R17): seat ``p`` started winning a past encounter: it draws 1, the opponent discards 1."""
     if g.over:

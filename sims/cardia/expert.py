@@ -27,7 +27,7 @@ from sims.core.jit import hot, kernel
 MAX_FOCUS_GAP = 5.0  # value gaps beyond this many signets no longer sharpen the opponent model
 
 
-@kernel
+@hot
 def deal_hidden(s, sim, p: int, o_card: int, n_hidden: int) -> None:
     """Deal the opponent's hidden cards into ``sim``: ``o_card`` first into its hand, the rest in sample order."""
     o = 1 - p
@@ -91,7 +91,7 @@ def expert_play(s, g, p: int, known: int) -> int:
     return best_column_choice(s, g, p, n_hand, n_cand, samples)
 
 
-@kernel
+@hot
 def best_column_choice(s, g, p: int, n_hand: int, n_cand: int, samples: int) -> int:
     """Return the hand card with the best weighted mean value over the opposing cards (see the module docstring)."""
     w = s.scratch.weights[p]

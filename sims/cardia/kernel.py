@@ -298,7 +298,7 @@ def play_game(s, game: int, seed: np.uint64, report: np.ndarray) -> None:
             break
 
 
-@kernel
+@hot
 def match_winner(s) -> int:
     """Return the winner of the game, or of the match (most games won; -1 when equal)."""
     if s.params.match_format != MatchFormat.BEST_OF_3:
@@ -355,7 +355,7 @@ def prepare(cards: np.ndarray, params, bot_ids: np.ndarray, weights: np.ndarray,
     return state
 
 
-@kernel
+@hot
 def fits(s, record_cards: int, record_turns: int, games, seats, cards_out, turns, counts) -> bool:
     """Return True if one more game's rows fit the output buffers (size 0 = table off)."""
     room = games.shape[0] == 0 or counts[0] < games.shape[0]
@@ -365,7 +365,7 @@ def fits(s, record_cards: int, record_turns: int, games, seats, cards_out, turns
     return room and (not record_turns or counts[3] + s.tally.n_turns <= turns.shape[0])
 
 
-@kernel
+@hot
 def write_records(s, record_cards: int, record_turns: int, games, seats, cards_out, turns, counts) -> None:
     """Append the finished game's (match's) rows to the output tables in place and advance ``counts``."""
     m, g = s.meta, s.pos

@@ -66,7 +66,7 @@ def place(s, g, c0: int, c1: int) -> int:
     return k
 
 
-@kernel
+@hot
 def haunted_catacombs(s, g, k: int) -> None:
     """Haunted Catacombs (R17): revealing a card of your previous card's faction loses the game (both: a draw)."""
     if g.location != Location.HAUNTED_CATACOMBS or k < 1:
@@ -76,7 +76,7 @@ def haunted_catacombs(s, g, k: int) -> None:
     end_both(s, g, same1, same0, EndReason.HAUNTED_CATACOMBS)  # the other seat wins
 
 
-@kernel
+@hot
 def auction_house(s, g, k: int) -> None:
     """Auction House: revealing less influence than your previous card discards your top deck card (E17)."""
     if g.location != Location.AUCTION_HOUSE or k < 1:

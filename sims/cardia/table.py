@@ -149,7 +149,7 @@ def end_both(s, g, hit0: bool, hit1: bool, reason: int) -> None:
         end_game(s, g, np.int64(1), reason)
 
 
-@kernel
+@hot
 def founders_day(s, g) -> None:
     """Founder's Day (R17): winning ``founders_run`` successive encounters wins at once (one win per card)."""
     if g.location != Location.FOUNDERS_DAY or g.over:
@@ -188,7 +188,7 @@ def mechanical_djinn(s, g, following_current_only: bool) -> None:
     end_both(s, g, hit0, hit1, EndReason.MECHANICAL_DJINN)
 
 
-@kernel
+@hot
 def refresh(s, g) -> int:
     """Re-derive the table after a change in place; return the Serpent Temple triggers (seat 0 + 16 x seat 1).
 
