@@ -25,8 +25,12 @@ VARIANTS = ("advanced", "first_reading", "campaign", "adventure", "diceless_spec
 
 
 def digest(a: np.ndarray) -> str:
-    """Return the first 16 hex digits of the SHA-256 of ``a``'s bytes."""
-    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
+    """Return the first 16 hex digits of the SHA-256 of ``a``'s columns (padding bytes left out)."""
+    h = hashlib.sha256()
+    for name in a.dtype.names:
+        h.update(np.ascontiguousarray(a[name]).tobytes())
+    return h.hexdigest()[:16]
+
 
 
 def main() -> None:
@@ -48,7 +52,8 @@ def main() -> None:
             GAME.check_games(params, pool.table, decks, ids, weights, np.uint64(a.seed), 0, a.n, report)
             lines = [line for g in range(0, a.n, max(1, a.n // 5)) for line in GAME.replay(*args, g)]
             tables = " ".join(f"{t}={digest(out[t])}({len(out[t])})" for t in out)
-            print(f"{variant:<16} {bot:<8} {tables} audit={report.tolist()} replay={hashlib.sha256(chr(10).join(lines).encode()).hexdigest()[:16]}")
+            replays = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+            print(f"{variant:<16} {bot:<8} {tables} audit={report.tolist()} replay={replays}")
 
 
 if __name__ == "__main__":

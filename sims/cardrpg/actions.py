@@ -7,7 +7,7 @@ in its order, which the plain-Python reference repeats.
 import numpy as np
 
 from sims.cardrpg.gold import can_buyback
-from sims.cardrpg.state import A_CLUBS, A_SPADES, ActionKind, Kind, Phase, Suit, encode
+from sims.cardrpg.state import ActionKind, Kind, Phase, Suit, encode
 from sims.cardrpg.zones import acts_as, count_rank, find_ace, is_ace_power
 from sims.core.jit import kernel
 
@@ -20,7 +20,7 @@ def legal_actions(s, out: np.ndarray) -> int:
     n = 0
     if m.phase == Phase.PRE_STRIKE:
         out[0], out[1] = (
-            encode(ActionKind.ACE_SPADE, find_ace(s, Suit.SPADE, A_SPADES), 0),
+            encode(ActionKind.ACE_SPADE, find_ace(s, Suit.SPADE), 0),
             encode(ActionKind.PASS, 0, 0),
         )
         return 2
@@ -63,10 +63,10 @@ def legal_actions(s, out: np.ndarray) -> int:
         if acts_as(s, c, Suit.CLUB):
             out[n] = encode(ActionKind.CLUB, k, 0)
             n += 1
-        if is_ace_power(s, c, Suit.SPADE, A_SPADES):
+        if is_ace_power(s, c, Suit.SPADE):
             out[n] = encode(ActionKind.ACE_SPADE, k, 0)
             n += 1
-        if is_ace_power(s, c, Suit.CLUB, A_CLUBS) and q.hand_n > 0 and m.attacks_left > 0:
+        if is_ace_power(s, c, Suit.CLUB) and q.hand_n > 0 and m.attacks_left > 0:
             out[n] = encode(ActionKind.ACE_CLUB, k, 0)
             n += 1
     if m.attacks_left > 0:

@@ -33,6 +33,8 @@ Shared by both heuristic bots:
 
 from enum import IntEnum
 
+import numpy as np
+
 from sims.cardrpg import kernel as rules
 from sims.cardrpg.estimates import (
     BotParams,
@@ -52,8 +54,6 @@ from sims.cardrpg.estimates import (
     spade_total,
 )
 from sims.cardrpg.state import (
-    A_CLUBS,
-    A_SPADES,
     JACK,
     ActionKind,
     BuybackDestination,
@@ -145,7 +145,10 @@ def sale(s, planner: bool) -> int:
 
 @kernel
 def between(s, planner: bool) -> int:
-    """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on."""
+    """BETWEEN: sell (Diamond class), buy back, reveal to buy, quit or go on.
+
+    Callers pass ``np.bool_(...)``, not a literal: one compiled version serves both bots.
+    """
     w = s.scratch.weights
     q = s.piles
     if q.draw_n < w[W.QUIT_PILE]:
@@ -234,17 +237,17 @@ def choose_greedy(s) -> int:
     ph = m.phase
     face_or_joker = s.monster.kind == MonsterKind.JOKER or s.monster.kind == MonsterKind.FACE
     if ph == Phase.PRE_STRIKE:
-        a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        a = rules.find_ace(s, Suit.SPADE)
         return encode(ActionKind.ACE_SPADE, a, 0) if face_or_joker else encode(ActionKind.PASS, 0, 0)
     if ph == Phase.KING_KEEP:
         return king_keep(s)
     if ph == Phase.BUY:
         return buy(s)
     if ph == Phase.BETWEEN:
-        return between(s, False)
+        return between(s, np.bool_(False))
     if ph == Phase.BLITZ:
-        return blitz_next(s, False)
-    a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        return blitz_next(s, np.bool_(False))
+    a = rules.find_ace(s, Suit.SPADE)
     if a >= 0 and face_or_joker:
         return encode(ActionKind.ACE_SPADE, a, 0)
     k = first_inv(s, True)
@@ -257,7 +260,7 @@ def choose_greedy(s) -> int:
     if k >= 0 and q.hand_n > 0:
         return encode(ActionKind.CLUB, k, 0)
     if m.attacks_left > 0 and q.hand_n > 0:
-        a = rules.find_ace(s, Suit.CLUB, A_CLUBS)
+        a = rules.find_ace(s, Suit.CLUB)
         if a >= 0 and hand_damage(s) >= s.monster.hp:
             return encode(ActionKind.ACE_CLUB, a, 0)
         return best_combo(s)
@@ -275,17 +278,17 @@ def choose_planner(s) -> int:
     hp = float(mon.hp)
     if ph == Phase.PRE_STRIKE:  # the A-spade now if the first turn would use it anyway: the Jack never strikes
         hopeless = hand_damage(s) + spade_total(s) < hp
-        a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        a = rules.find_ace(s, Suit.SPADE)
         return encode(ActionKind.ACE_SPADE, a, 0) if joker or hopeless else encode(ActionKind.PASS, 0, 0)
     if ph == Phase.KING_KEEP:
         return king_keep(s)
     if ph == Phase.BUY:
         return buy(s)
     if ph == Phase.BETWEEN:
-        return between(s, True)
+        return between(s, np.bool_(True))
     if ph == Phase.BLITZ:
-        return blitz_next(s, True)
-    a = rules.find_ace(s, Suit.SPADE, A_SPADES)
+        return blitz_next(s, np.bool_(True))
+    a = rules.find_ace(s, Suit.SPADE)
     if a >= 0 and (joker or (m.attacks_made == 0 and hand_damage(s) + spade_total(s) < hp)):
         return encode(ActionKind.ACE_SPADE, a, 0)
     a = refill(s)
@@ -304,7 +307,7 @@ def choose_planner(s) -> int:
             rest = spades - (s.cards[club].value if own_spade(s, club) else 0)  # a Club is not also a Spade
             if hand_damage(s) + rest >= hp:
                 return encode(ActionKind.CLUB, c, 0)  # two attacks make the kill
-        b = rules.find_ace(s, Suit.CLUB, A_CLUBS)
+        b = rules.find_ace(s, Suit.CLUB)
         if b >= 0 and hand_damage(s) >= hp and (joker or mon.kind == MonsterKind.FACE):
             return encode(ActionKind.ACE_CLUB, b, 0)
         if joker and spades > 0:

@@ -5,7 +5,6 @@ import numpy as np
 from sims.cardrpg.gold import can_refill_hand
 from sims.cardrpg.rewards import death, victory
 from sims.cardrpg.state import (
-    A_HEARTS,
     JACK,
     JOKER_RANK,
     KING,
@@ -178,7 +177,7 @@ def use_spade(s, k: int) -> None:
     r.times_used += 1
     r.damage += v
     s.tally.seat.spades_used += 1
-    dead = hit_monster(s, v)
+    dead = hit_monster(s, np.int64(v))  # int64: the same compiled version as hand_attack's call
     log_event(s, EventKind.SPADE, c, v, s.monster.hp)
     if dead:
         victory(s)
@@ -279,7 +278,7 @@ def monster_turn(s) -> None:
         s.tally.seat.criticals_taken += 1
     if joker:
         log_event(s, EventKind.JOKER_ATTACK, ended_by, 0, 0)
-        a = find_ace(s, Suit.HEART, A_HEARTS)
+        a = find_ace(s, Suit.HEART)
         if a < 0:
             death(s)
             return
@@ -323,7 +322,7 @@ def save(s) -> bool:
         h.hp = best_v
         s.tally.seat.hearts_used += 1
     else:
-        a = find_ace(s, Suit.HEART, A_HEARTS)
+        a = find_ace(s, Suit.HEART)
         if a < 0:
             return False
         c = spend_ace(s, a)

@@ -19,7 +19,6 @@ import numpy as np
 
 from sims.cardrpg import kernel as rules
 from sims.cardrpg.state import (
-    A_DIAMONDS,
     JACK,
     N_WEIGHTS,
     NO_CARD,
@@ -233,13 +232,13 @@ def best_combo(s) -> int:
     return best_combo_scored(s)[0]
 
 
-@hot
+@kernel
 def best_combo_damage(s) -> float:
     """Return the expected damage of ``best_combo`` (-inf for an empty hand)."""
     return best_combo_scored(s)[1]
 
 
-@hot
+@kernel
 def hand_damage(s) -> float:
     """Return the expected damage of the whole hand played at once (its random attacks drawn in one go)."""
     total = 0.0
@@ -318,7 +317,7 @@ def first_inv(s, spade: bool) -> int:
 @kernel
 def free_buybacks(s) -> int:
     """Return how many buy-backs the A-diamond still pays this battle (R15; 999 = unlimited)."""
-    if rules.find_ace(s, Suit.DIAMOND, A_DIAMONDS) < 0:
+    if rules.find_ace(s, Suit.DIAMOND) < 0:
         return 0
     limit = s.params.ace_diamond_buybacks
     return 999 if limit < 0 else max(0, limit - s.meta.luck_used)

@@ -1,6 +1,6 @@
 """CardRPG gold: buy-backs from the discard pile, the A-diamond's luck, a Diamond character's sales (R14, R15)."""
 
-from sims.cardrpg.state import A_DIAMONDS, BuybackDestination, EmptyHand, EventKind, Suit
+from sims.cardrpg.state import BuybackDestination, EmptyHand, EventKind, Suit
 from sims.cardrpg.zones import card_row, discard, find_ace, hand_add, log_event, put_bottom, take_discard, take_inv
 from sims.core.jit import kernel
 
@@ -20,7 +20,7 @@ def can_buyback(s) -> bool:
     if s.hero.gold >= 1:
         return True
     limit = s.params.ace_diamond_buybacks
-    return find_ace(s, Suit.DIAMOND, A_DIAMONDS) >= 0 and (limit < 0 or s.meta.luck_used < limit)
+    return find_ace(s, Suit.DIAMOND) >= 0 and (limit < 0 or s.meta.luck_used < limit)
 
 
 @kernel
@@ -30,7 +30,7 @@ def buyback(s, i: int) -> None:
     m = s.meta
     c = take_discard(s, i)
     limit = s.params.ace_diamond_buybacks
-    a = find_ace(s, Suit.DIAMOND, A_DIAMONDS)
+    a = find_ace(s, Suit.DIAMOND)
     if a >= 0 and (limit < 0 or m.luck_used < limit):
         if limit >= 0:
             m.luck_used += 1  # counted only against a limit (an int8)

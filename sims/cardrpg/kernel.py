@@ -60,12 +60,16 @@ from sims.cardrpg.rewards import (  # noqa: F401
     victory,
 )
 from sims.cardrpg.state import (
-    A_SPADES,
+    CARD_RECORD_DTYPE,
+    GAME_DTYPE,
     HP_DICE,
     JACK,
+    MAX_EVENTS,
     MAX_LEVEL,
     NO_CARD,
     RING,
+    SEAT_DTYPE,
+    TURN_DTYPE,
     ActionKind,
     ClassCard,
     ClassRanks,
@@ -113,8 +117,9 @@ from sims.cardrpg.zones import (  # noqa: F401
     take_inv,
 )
 from sims.core import rng
-from sims.core.driver import audit, logged_events
+from sims.core.driver import audit
 from sims.core.jit import kernel
+from sims.core.records import EVENT_DTYPE
 
 ACE = 1
 
@@ -331,7 +336,7 @@ def start_battle(s) -> None:
     log_event(s, EventKind.MONSTER, mon.card, mon.hp, mon.xp)
     m.jack_first = s.cards[mon.card].rank == JACK  # E14
     if m.jack_first:
-        m.phase = Phase.PRE_STRIKE if find_ace(s, Suit.SPADE, A_SPADES) >= 0 else Phase.MONSTER
+        m.phase = Phase.PRE_STRIKE if find_ace(s, Suit.SPADE) >= 0 else Phase.MONSTER
     else:
         begin_player_turn(s)
 
@@ -583,6 +588,43 @@ def write_records(s, record_cards: int, record_turns: int, games, seats, cards_o
 
 
 @kernel
+def play_batch(
+    params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report, events,
+) -> int:  # fmt: skip
+    """Play characters ``first_game ..`` into the record buffers; the one compiled loop of every entry point.
+
+    ``play_games``, ``check_games`` and ``replay_game`` (plain Python) all call it, so a cold
+    start compiles (and optimises) the rules once, not once per entry. A table of size 0 is
+    not recorded; a non-empty ``report`` audits every decision (``play_character``); a
+    non-empty ``events`` (``EVENT_DTYPE``) turns the event log on and receives the last
+    character's events, their number in ``counts[0]``. Stops before a character whose rows
+    would not fit; returns how many characters completed.
+    """
+    log_on = min(events.shape[0], 1)
+    state = prepare(cards, params, weights, log_on)
+    counts[:] = 0
+    for k in range(n_games):
+        s = state[0]  # taken inside the loop: keeps ``state`` alive (see sims/cardinger/state.py)
+        if not fits(s, record_cards, record_turns, games, seats, cards_out, turns, counts):
+            return k
+        g = first_game + k
+        play_character(s, bot_ids[0], g, rng.game_seed(root_seed, g), report)
+        if record_turns and counts[3] + s.tally.n_battles > turns.shape[0]:
+            return k
+        write_records(s, record_cards, record_turns, games, seats, cards_out, turns, counts)
+        if log_on:
+            counts[0] = min(s.meta.log_n, events.shape[0])
+            for i in range(counts[0]):
+                events[i] = s.scratch.log[i]
+    return n_games
+
+
+TABLE_DTYPES = {"games": GAME_DTYPE, "seats": SEAT_DTYPE, "cards": CARD_RECORD_DTYPE, "turns": TURN_DTYPE}
+NO_ROWS = {name: np.zeros(0, dtype) for name, dtype in {**TABLE_DTYPES, "events": EVENT_DTYPE}.items()}
+NO_REPORT = np.zeros(0, np.int64)
+
+
 def play_games(
     params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
     games, seats, cards_out, turns, counts,
@@ -590,37 +632,31 @@ def play_games(
     """Play characters ``first_game ..`` (each ``n_sessions`` sessions) into the record buffers (GameSpec contract).
 
     ``decks`` is unused: the deck is the whole pool. Stops before a character whose rows
-    would not fit; returns how many characters completed.
+    would not fit; returns how many characters completed (``play_batch``).
     """
-    state = prepare(cards, params, weights, 0)
-    no_report = np.zeros(0, np.int64)
-    counts[:] = 0
-    for k in range(n_games):
-        s = state[0]  # taken inside the loop: keeps ``state`` alive (see sims/cardinger/state.py)
-        if not fits(s, record_cards, record_turns, games, seats, cards_out, turns, counts):
-            return k
-        g = first_game + k
-        play_character(s, bot_ids[0], g, rng.game_seed(root_seed, g), no_report)
-        if record_turns and counts[3] + s.tally.n_battles > turns.shape[0]:
-            return k
-        write_records(s, record_cards, record_turns, games, seats, cards_out, turns, counts)
-    return n_games
+    return play_batch(
+        params, cards, bot_ids, weights, np.uint64(root_seed), int(first_game), int(n_games), int(record_cards),
+        int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT, NO_ROWS["events"],
+    )  # fmt: skip
 
 
-@kernel
 def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
-    """Play the same characters as ``play_games``, auditing every decision; fill ``report``."""
-    state = prepare(cards, params, weights, 0)
+    """Play the same characters as ``play_games``, auditing every decision; fill ``report`` (int64[4])."""
     report[:] = 0
-    for k in range(n_games):
-        g = first_game + k
-        play_character(state[0], bot_ids[0], g, rng.game_seed(root_seed, g), report)
+    play_batch(
+        params, cards, bot_ids, weights, np.uint64(root_seed), int(first_game), int(n_games), 0, 0,
+        NO_ROWS["games"], NO_ROWS["seats"], NO_ROWS["cards"], NO_ROWS["turns"], np.zeros(4, np.int64), report,
+        NO_ROWS["events"],
+    )  # fmt: skip
 
 
-@kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play character ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
-    state = prepare(cards, params, weights, 1)
-    character = game // params.n_sessions  # ``game`` is a session id (character * n_sessions + session)
-    play_character(state[0], bot_ids[0], character, rng.game_seed(root_seed, character), np.zeros(0, np.int64))
-    return logged_events(state)
+    character = int(game) // params.n_sessions  # ``game`` is a session id (character * n_sessions + session)
+    events = np.zeros(MAX_EVENTS, EVENT_DTYPE)
+    counts = np.zeros(4, np.int64)
+    play_batch(
+        params, cards, bot_ids, weights, np.uint64(root_seed), character, 1, 0, 0,
+        NO_ROWS["games"], NO_ROWS["seats"], NO_ROWS["cards"], NO_ROWS["turns"], counts, NO_REPORT, events,
+    )  # fmt: skip
+    return events[: counts[0]].copy()

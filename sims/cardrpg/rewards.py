@@ -1,7 +1,8 @@
 """CardRPG victory, Inventory entry, level-ups and death (R13, R17, R18)."""
 
+import numpy as np
+
 from sims.cardrpg.state import (
-    A_DIAMONDS,
     JACK,
     KING,
     MAX_LEVEL,
@@ -125,7 +126,7 @@ def joker_shuffle(s, joker: int) -> None:
     k = 0
     while k < q.inv_n:
         c = q.inv[k]
-        if is_ace_power(s, c, Suit.DIAMOND, A_DIAMONDS):
+        if is_ace_power(s, c, Suit.DIAMOND):
             k += 1
             continue
         take_inv(s, k)
@@ -177,7 +178,7 @@ def death(s) -> None:
     k = 0
     while k < q.inv_n:  # the Inventory, all but the A-diamond
         c = q.inv[k]
-        if is_ace_power(s, c, Suit.DIAMOND, A_DIAMONDS):
+        if is_ace_power(s, c, Suit.DIAMOND):
             k += 1
             continue
         take_inv(s, k)
@@ -191,7 +192,7 @@ def death(s) -> None:
     if h.rank == KING and q.hand_n > 0 and s.params.class_powers:
         m.phase = Phase.KING_KEEP
     else:
-        after_death(s, False)
+        after_death(s, np.bool_(False))  # np.bool_: the same compiled version as apply_action's call
 
 
 @kernel

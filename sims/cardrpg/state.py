@@ -194,6 +194,10 @@ class Suit(IntEnum):
     NONE = 4
 
 
+# An Ace's power bit is ``1 << suit`` (``zones.is_ace_power`` relies on it: one compiled version for every suit).
+assert [1 << suit for suit in range(Suit.NONE)] == [A_SPADES, A_HEARTS, A_DIAMONDS, A_CLUBS]
+
+
 class Kind(IntEnum):
     """Card kinds (column ``kind`` of deck.csv)."""
 

@@ -3,7 +3,6 @@
 import numpy as np
 
 from sims.cardrpg.state import (
-    A_SPADES,
     JACK,
     KING,
     MAX_EVENTS,
@@ -23,15 +22,25 @@ from sims.core.jit import hot, kernel
 
 @hot
 def log_event(s, kind: int, card: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full).
+
+    Only the check is copied into the ~30 callers; the write is one compiled function
+    (``write_event``, its arguments widened to int64 so that it compiles once).
+    """
+    if s.meta.log_on:
+        write_event(s, kind, np.int64(card), np.int64(value), np.int64(extra))
+
+
+@kernel
+def write_event(s, kind: int, card: int, value: int, extra: int) -> None:
+    """Append one event to ``s.scratch.log`` in place (``log_event``); no-op when the log is full."""
     m = s.meta
     k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
+    if k >= MAX_EVENTS:
         return
     e = s.scratch.log[k]
     e.turn, e.seat, e.kind, e.card, e.target = min(m.battle, 32767), 0, kind, card, m.exchange
-    v, x = value + 0, extra + 0
-    e.value, e.extra = max(-32768, min(v, 32767)), max(-32768, min(x, 32767))
+    e.value, e.extra = max(-32768, min(value, 32767)), max(-32768, min(extra, 32767))
     m.log_n = k + 1
 
 
@@ -191,17 +200,17 @@ def acts_as(s, c: int, suit: int) -> bool:
 
 
 @kernel
-def is_ace_power(s, c: int, suit: int, power: int) -> bool:
-    """Return True if ``c`` is the Ace of ``suit`` and its power is in play."""
+def is_ace_power(s, c: int, suit: int) -> bool:
+    """Return True if ``c`` is the Ace of ``suit`` and its power is in play (AcePower bit ``1 << suit``)."""
     card = s.cards[c]
-    return card.kind == Kind.ACE and card.suit == suit and power_on(s, power)
+    return card.kind == Kind.ACE and card.suit == suit and power_on(s, 1 << suit)
 
 
 @kernel
-def find_ace(s, suit: int, power: int) -> int:
+def find_ace(s, suit: int) -> int:
     """Return the Inventory index of the Ace of ``suit`` with its power in play, or -1."""
     for k in range(s.piles.inv_n):
-        if is_ace_power(s, s.piles.inv[k], suit, power):
+        if is_ace_power(s, s.piles.inv[k], suit):
             return k
     return -1
 
@@ -229,7 +238,7 @@ def has_inventory_play(s) -> bool:
     """Return True if an Inventory card could be played on an attack turn (Spade or A-spade)."""
     for k in range(s.piles.inv_n):
         c = s.piles.inv[k]
-        if acts_as(s, c, Suit.SPADE) or is_ace_power(s, c, Suit.SPADE, A_SPADES):
+        if acts_as(s, c, Suit.SPADE) or is_ace_power(s, c, Suit.SPADE):
             return True
     return False
 
