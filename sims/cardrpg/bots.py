@@ -107,8 +107,9 @@ def reveal_pays(s) -> bool:
     w = s.scratch.weights
     if s.piles.draw_n <= 0 or (s.hero.gold < w[W.BUY_MIN] and s.hero.gold < 20):
         return False  # no card is both worth buying and affordable
-    buyable = buyable_in_draw_pile(s)  # -1: a Joker could be revealed
-    return buyable > 0 and buyable >= w[W.REVEAL_ODDS] * s.piles.draw_n
+    at_least = w[W.REVEAL_ODDS] * s.piles.draw_n
+    buyable = buyable_in_draw_pile(s, at_least)  # -1: a Joker could be revealed, or fewer than at_least
+    return buyable > 0 and buyable >= at_least
 
 
 @kernel
@@ -218,7 +219,7 @@ def choose_random(s) -> int:
     others = n
     for i in range(n):
         others -= s.scratch.legal[i] == quit_action
-    k = rng.randint(s.scratch.rng, Lane.BOT, others)
+    k = rng.randint(s.scratch.rng, Lane.BOT, np.int64(others))  # int64: the dice's randint
     for i in range(n):
         a = s.scratch.legal[i]
         if a == quit_action:

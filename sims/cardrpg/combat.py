@@ -40,7 +40,7 @@ from sims.cardrpg.zones import (
     take_inv,
 )
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 @kernel
@@ -76,7 +76,7 @@ def random_attack(s, mult: int) -> int:
     """
     q = s.piles
     while True:
-        if not need(s, 1, EndReason.DRAW_FAILED_RANDOM_ATTACK):
+        if not need(s, np.int64(1), EndReason.DRAW_FAILED_RANDOM_ATTACK):  # int64: one compiled need
             return -2
         c = draw_top(s)
         q.play[q.play_n] = c
@@ -240,7 +240,7 @@ def blitz_attack(s) -> None:
     hand_attack(s, np.int64(0), np.int64(0), Pick.CHOSEN)  # int64: one compiled hand_attack, no literal's
 
 
-@kernel
+@hot
 def monster_turn(s) -> None:
     """The monster attacks once in place (R10): damage, Hearts, theft, death; then the player's turn."""
     m = s.meta
@@ -383,9 +383,9 @@ def theft(s) -> None:
     for k in range(q.inv_n):
         card = s.cards[q.inv[k]]
         if joker:  # Aces first, then the highest value
-            key = (0 if card.kind == Kind.ACE else 100 - int(card.value)) * 8 + suit_order(s, card.suit, True)
+            key = (0 if card.kind == Kind.ACE else 100 - int(card.value)) * 8 + suit_order(s, card.suit, np.bool_(True))
         else:  # the lowest value first (int(): the int8 field must not wrap in plain Python, test-nojit)
-            key = int(card.value) * 8 + suit_order(s, card.suit, False)
+            key = int(card.value) * 8 + suit_order(s, card.suit, np.bool_(False))  # np.bool_: one suit_order
         if best < 0 or key < best_key:
             best, best_key = k, key
     c = take_inv(s, best)

@@ -21,7 +21,6 @@ from sims.cardrpg import kernel as rules
 from sims.cardrpg.state import (
     JACK,
     N_WEIGHTS,
-    NO_CARD,
     RING,
     ActionKind,
     Kind,
@@ -74,14 +73,18 @@ def faces_in(s, zone: np.ndarray, n: int) -> int:
 
 @kernel
 def unseen_faces(s) -> int:
-    """Return how many face cards are not in sight (in the draw pile, the monster pile or the bonus cards)."""
+    """Return how many face cards are not in sight (in the draw pile, the monster pile or the bonus cards).
+
+    The player counts them as the deck's face cards less those in sight (hand, discard,
+    bone and play piles, Inventory, character and monster cards). Every card is in exactly
+    one zone (``kernel.conserved``), so that is the number of face cards in the three
+    unseen zones, counted here: they are short when the count is asked for (``faces_to_count``).
+    """
     q = s.piles
-    seen = faces_in(s, q.hand, q.hand_n) + faces_in(s, q.discard, q.discard_n) + faces_in(s, q.bone, q.bone_n)
-    seen += faces_in(s, q.play, q.play_n) + faces_in(s, q.inv, q.inv_n)
-    seen += s.cards[s.hero.class_id].kind == Kind.FACE
-    if s.monster.card != NO_CARD:
-        seen += s.cards[s.monster.card].kind == Kind.FACE
-    return max(0, s.meta.n_faces - seen)
+    n = faces_in(s, q.mpile, q.mpile_n) + faces_in(s, q.bonus, q.bonus_n)
+    for i in range(q.draw_n):
+        n += s.cards[q.draw[(q.draw_lo + i) % RING]].kind == Kind.FACE
+    return n
 
 
 @kernel
@@ -158,7 +161,7 @@ def draws_ok_seen(s, k: int, faces: int) -> float:
     ``faces`` is ``unseen_faces`` counted by the caller, or -1 to count it here if needed.
     """
     q = s.piles
-    n = q.draw_n
+    n = np.int64(q.draw_n)  # int64: one compiled comb
     if k <= 0:
         return 1.0
     if n < k:
@@ -338,13 +341,14 @@ def would_buy(s, c: int) -> bool:
 
 
 @hot
-def buyable_in_draw_pile(s) -> int:
+def buyable_in_draw_pile(s, at_least: float) -> int:
     """BETWEEN: return how many cards the draw pile holds that the bot would buy; -1 if it holds a Joker.
 
     Between battles every card not in sight is in the draw pile (the monster's cards are
     under it, in the bone pile or in the Inventory), so the player knows its make-up: the
     deck less the hand, Inventory, discard and bone piles and the character card. Those
-    are exactly the draw pile's cards, counted here in one pass that stops at a Joker.
+    are exactly the draw pile's cards, counted here in one pass that stops at a Joker, or
+    (also -1) as soon as the count can no longer reach ``at_least`` (0: count them all).
     """
     q = s.piles
     buyable = 0
@@ -353,6 +357,8 @@ def buyable_in_draw_pile(s) -> int:
         if s.cards[c].kind == Kind.JOKER:
             return -1
         buyable += would_buy(s, c)
+        if buyable + (q.draw_n - 1 - i) < at_least:
+            return -1
     return buyable
 
 

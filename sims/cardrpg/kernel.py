@@ -118,7 +118,7 @@ from sims.cardrpg.zones import (  # noqa: F401
 )
 from sims.core import rng
 from sims.core.driver import audit
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import EVENT_DTYPE
 
 ACE = 1
@@ -233,7 +233,7 @@ def start_session(s) -> None:
     m.phase = Phase.BATTLE_START
 
 
-@kernel
+@hot
 def close_session(s) -> None:
     """End the session in place (R16, R19): tallies from the bone pile, everything to the discard pile."""
     m = s.meta
@@ -279,7 +279,7 @@ def monster_kind(s, c: int) -> int:
     return MonsterKind.ACE if k == Kind.ACE else MonsterKind.NUMBER
 
 
-@kernel
+@hot
 def start_battle(s) -> None:
     """Set up the next battle in place (R4, R6): refill, monster, bonus cards, attack pile, HP."""
     m = s.meta
@@ -301,7 +301,7 @@ def start_battle(s) -> None:
             hand_add(s, draw_top(s))
         log_event(s, EventKind.DEAL, NO_CARD, deal, q.draw_n)
     m.sick, m.kept_hand = 0, 0
-    if not need(s, 1, EndReason.DRAW_FAILED_MONSTER):
+    if not need(s, np.int64(1), EndReason.DRAW_FAILED_MONSTER):  # int64: one compiled need
         return
     m.battle += 1
     m.exchange, m.luck_used = 0, 0
@@ -368,7 +368,7 @@ def roll_monster_hp(s) -> bool:
     return True
 
 
-@kernel
+@hot
 def apply_action(s, a: int) -> None:
     """Apply the encoded action ``a`` in place, then run on to the next decision."""
     m = s.meta
@@ -472,7 +472,7 @@ def reset(s, character: int, seed: np.uint64) -> None:
     rng.seed_lanes(s.scratch.rng, seed)
 
 
-@kernel
+@hot
 def set_up(s, character: int, seed: np.uint64) -> bool:
     """Create the character and start its first session in place; False if creation dice fail (cards only)."""
     reset(s, character, seed)
@@ -483,7 +483,7 @@ def set_up(s, character: int, seed: np.uint64) -> bool:
     return True
 
 
-@kernel
+@hot
 def play_character(s, bot: int, character: int, seed: np.uint64, report: np.ndarray) -> None:
     """Play every session of ``character`` in place; with a non-empty ``report`` audit every decision.
 

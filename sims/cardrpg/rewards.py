@@ -67,7 +67,7 @@ def victory(s) -> None:
                 enter_inventory(s, draw_top(s))  # a Joker puts cards under the pile: the rest are still there
     else:
         for _ in range(draws):  # R13: one at a time, each a required draw (R16)
-            if not need(s, 1, EndReason.DRAW_FAILED_INVENTORY):
+            if not need(s, np.int64(1), EndReason.DRAW_FAILED_INVENTORY):  # int64: one need
                 break
             enter_inventory(s, draw_top(s))  # a face card, Diamond or Joker goes under the pile: drawn again
     row.gold_gained = h.gold - gold0

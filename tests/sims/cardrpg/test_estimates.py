@@ -4,7 +4,11 @@
   them; ``draws_ok_seen`` with that count equals ``draws_ok`` counting for itself.
 - ``best_combo_scored`` returns ``best_combo``'s action and exactly ``combo_damage`` of it.
 - ``buyable_in_draw_pile`` (one pass over the draw pile, stopping at a Joker) equals the
-  deck-less-what-is-in-sight count at every decision between battles of real characters.
+  deck-less-what-is-in-sight count at every decision between battles of real characters;
+  asked for at least some count, it stops (-1) exactly when the full count falls short.
+- ``unseen_faces`` (the face cards of the draw pile, monster pile and bonus cards) equals
+  the deck's face cards less those in sight, on hand-built positions and at every decision
+  of real characters.
 """
 
 import numpy as np
@@ -77,8 +81,39 @@ def test_the_draw_pile_count_is_what_is_not_in_sight(rpg, bot):
         b = int(s["meta"]["bot"])
         while s["meta"]["phase"] != Phase.OVER:
             if s["meta"]["phase"] == Phase.BETWEEN:
-                assert estimates.buyable_in_draw_pile(s) == in_sight_count(rpg, s)
+                full = in_sight_count(rpg, s)
+                assert estimates.buyable_in_draw_pile(s, 0.0) == full
+                for at_least in (0.5, 3.0, 0.5 * s["piles"]["draw_n"], 10.5):
+                    short = full < at_least
+                    assert estimates.buyable_in_draw_pile(s, at_least) == (-1 if short else full)
                 seen += 1
             s["scratch"]["n_legal"] = kernel.legal_actions(s, s["scratch"]["legal"])
             kernel.apply_action(s, bots.choose(b, s))
     assert seen > 20  # enough decisions between battles to mean something
+
+
+def faces_in_sight(rpg, s) -> int:
+    """Return the deck's face cards less those in sight: the player's own count (``unseen_faces`` before issue 13)."""
+    sight = [*rpg.zone(s, "hand"), *rpg.zone(s, "inv"), *rpg.zone(s, "discard"), *rpg.zone(s, "play")]
+    sight += [n for n, _ in rpg.bone(s)] + [rpg.NAMES[int(s["hero"]["class_id"])]]
+    if s["monster"]["card"] >= 0:
+        sight.append(rpg.NAMES[int(s["monster"]["card"])])
+    faces = sum(rpg.POOL.table[rpg.card(n)]["kind"] == Kind.FACE for n in sight)
+    return max(0, int(s["meta"]["n_faces"]) - faces)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "planner"])
+def test_the_unseen_face_cards_counted_in_the_unseen_zones_are_those_out_of_sight(rpg, bot):
+    """Every card is in one zone: the face cards of the draw pile, monster pile and bonus cards are the unseen ones."""
+    for s in positions(rpg):
+        assert estimates.unseen_faces(s) == faces_in_sight(rpg, s)
+    decisions = 0
+    for seed in range(1, 7):
+        _state, s = rpg.new_character(Params(), bot=bot, seed=seed)  # _state: the array s views
+        b = int(s["meta"]["bot"])
+        while s["meta"]["phase"] != Phase.OVER:
+            assert estimates.unseen_faces(s) == faces_in_sight(rpg, s)
+            decisions += 1
+            s["scratch"]["n_legal"] = kernel.legal_actions(s, s["scratch"]["legal"])
+            kernel.apply_action(s, bots.choose(b, s))
+    assert decisions > 200
