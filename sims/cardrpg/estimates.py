@@ -209,7 +209,7 @@ def face_cards(ranks: tuple[int, int]) -> int:
     return n
 
 
-@hot
+@kernel
 def best_combo_scored(s) -> tuple[int, float]:
     """Return the ATTACK action with the most expected damage and that damage; (-1, -inf) for an empty hand.
 

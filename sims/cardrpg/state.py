@@ -612,7 +612,7 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     return state
 
 
-@hot
+@kernel
 def encode(kind: int, a: int, b: int) -> int:
     """Return the action ``kind`` with arguments ``a`` (rank or index) and ``b`` (count)."""
     return (kind << 12) | (a << 6) | b

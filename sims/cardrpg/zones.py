@@ -224,7 +224,7 @@ def combo_rank_of(s, c: int) -> int:
     return r
 
 
-@hot
+@kernel
 def count_rank(s, rank: int) -> int:
     """Return how many hand cards have combo key ``rank``."""
     n = 0
