@@ -32,7 +32,6 @@ def digest(a: np.ndarray) -> str:
     return h.hexdigest()[:16]
 
 
-
 def main() -> None:
     """Print one line per bot x variant: table digests, audit, replay digest."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
