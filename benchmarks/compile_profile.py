@@ -26,7 +26,7 @@ from numba.core import event
 
 class Self(event.Listener):
     def __init__(self):
-        self.stack, self.own, self.n = [], defaultdict(float), defaultdict(int)
+        self.stack, self.own, self.n, self.sigs = [], defaultdict(float), defaultdict(int), defaultdict(list)
     def on_start(self, ev):
         self.stack.append([ev.data["dispatcher"].py_func, time.process_time(), 0.0])
     def on_end(self, ev):
@@ -35,8 +35,13 @@ class Self(event.Listener):
         name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__qualname__}"
         self.own[name] += spent - inner
         self.n[name] += 1
+        self.sigs[name].append(ev.data["args"])
         if self.stack:
             self.stack[-1][2] += spent
+
+def _short(t):  # a record type's name without its field list (thousands of characters)
+    text = str(t)
+    return text.split("[", 1)[0] + "[...]" if len(text) > 80 else text
 
 import numpy as np
 import sims
@@ -59,6 +64,12 @@ for name, secs in ranked[: int(sys.argv[2])]:
     print(f"{secs:7.2f} s {secs / total:6.1%}  x{listener.n[name]}  {name}")
 twice = [f"{name} x{k}" for name, k in listener.n.items() if k > 1]
 print("compiled more than once:", ", ".join(sorted(twice)) or "none")
+if sys.argv[3] == "1":
+    for name, k in sorted(listener.n.items(), key=lambda kv: -kv[1]):
+        if k > 1:
+            print(f"{name} x{k}:")
+            for sig in listener.sigs[name]:
+                print("   ", ", ".join(_short(t) for t in sig))
 """
 
 
@@ -67,13 +78,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="cardwars")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--signatures", action="store_true", help="list the argument types of each function compiled more than once")
     ap.add_argument("--cache", default=None, help="an empty Numba cache directory to fill (default: a temporary one)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]
         env = {**os.environ, "NUMBA_CACHE_DIR": a.cache or tmp}
         out = subprocess.run(
-            [sys.executable, "-c", CHILD, a.game, str(a.top)], env=env, check=True, capture_output=True, text=True
+            [sys.executable, "-c", CHILD, a.game, str(a.top), "1" if a.signatures else "0"], env=env, check=True, capture_output=True, text=True
         ).stdout
     print(f"# {a.game}: cold compilation by function (self CPU seconds), load {load:.2f}")
     print(out, end="")

@@ -4,8 +4,9 @@ The rules are split by concept and re-exported here, so ``kernel.<rule>`` names 
 ``board`` (counts, ATK/DEF, damage, deaths, entering/leaving), ``effects`` (what each effect
 row does and which targets it may take), ``flow`` (set-up, mulligan, turns, fights) and
 ``actions`` (legal actions, applying one). This module holds the game drivers:
-``play_game`` (decisions until the game is over), ``play_games`` (the GameSpec batch entry
-point), ``check_games`` (the conformance audit) and ``replay_game`` (the event log).
+``play_game`` (decisions until the game is over) and ``drive`` (a batch of games), compiled
+once and called by the three entry points: ``play_games`` (the GameSpec batch entry point),
+``check_games`` (the conformance audit) and ``replay_game`` (the event log).
 """
 
 import numpy as np
@@ -16,11 +17,23 @@ from sims.cardwars.board import settle  # noqa: F401
 from sims.cardwars.flow import begin_turn, end_turn, record_turn, set_up  # noqa: F401
 from sims.cardwars.layout import STATE_DTYPE, Phase
 from sims.cardwars.setup import lay_out_starters
-from sims.cardwars.state import N_LANES, N_TYPES, DeckBuilder, DeckName, EndReason, FirstPlayer, Landscape
+from sims.cardwars.state import (
+    CARD_RECORD_DTYPE,
+    GAME_DTYPE,
+    N_LANES,
+    N_TYPES,
+    SEAT_DTYPE,
+    TURN_DTYPE,
+    DeckBuilder,
+    DeckName,
+    EndReason,
+    FirstPlayer,
+    Landscape,
+)
 from sims.cardwars.stats import refresh  # noqa: F401  (kernel.refresh: scenarios)
 from sims.core import rng
 from sims.core.driver import audit, logged_events
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 
 @kernel
@@ -159,28 +172,32 @@ def play_game(s, sim, decks, bot_ids, game: int, seed: np.uint64, last_winner: i
         who = m.decider if m.phase == Phase.CHOOSE else m.mover
         if checking or policies.needs_legal(bot_ids[who]):
             s.scratch.n_legal = legal_actions(s, s.scratch.legal)
-        a = policies.choose(bot_ids[who], s, sim, who)
+        a = np.int64(policies.choose(bot_ids[who], s, sim, who))
         if checking and not audit(s, a, report):
             m.phase = Phase.OVER  # stop this game: an illegal action could corrupt the state
             break
         apply_action(s, a)
         if checking:
-            report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
+            for p in range(2):
+                report[1] += not conserved(s, p)
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
         report[3] += 1
     if m.end_reason != EndReason.TIMEOUT:
         record_turn(s)  # the game ended during this turn: its row is written now
 
 
-@kernel
+@hot
 def series_winner(state, decks, bot_ids, root_seed, g: int) -> int:
-    """Return the winner of game ``g - 1`` of its cool_guy_series (-1 at a series start), replaying the series."""
+    """Return the winner of game ``g - 1`` of its cool_guy_series (-1 at a series start), replaying the series.
+
+    ``@hot``: copied into ``drive``, so the game loop is not linked and compiled a second time.
+    """
     length = state[0].params.series_length
     start = g - g % length
-    last = -1
+    last = np.int64(-1)
     for h in range(start, g):
         play_game(state[0], state[1], decks, bot_ids, h, rng.game_seed(root_seed, h), last, np.zeros(0, np.int64))
-        last = state[0].meta.winner
+        last = np.int64(state[0].meta.winner)
     return last
 
 
@@ -228,6 +245,52 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
 
 
 @kernel
+def drive(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report, log_on,
+) -> tuple[int, np.ndarray]:  # fmt: skip
+    """The one compiled game loop behind ``play_games``, ``check_games`` and ``replay_game``.
+
+    Plays games ``first_game ..`` into the record buffers (size 0 = table off), auditing every
+    decision into ``report`` when it is not empty, with the event log on when ``log_on``;
+    returns how many games completed and the last game's events. Stops before a game whose
+    rows would not fit; ``counts[:4]`` = rows written per table. Game ``g`` is seeded by
+    ``rng.game_seed(root_seed, g)`` alone (a cool_guy_series replays the series' earlier games
+    at a chunk start), so chunking never matters. One kernel, so the game loop is compiled
+    once for every entry point (RULES.md §13).
+    """
+    state = prepare(cards, params, weights, decks, 0)
+    counts[:] = 0
+    report[:] = 0
+    series = state[0].params.first_player == FirstPlayer.PREVIOUS_WINNER
+    last = np.int64(-1)
+    for k in range(n_games):
+        s = state[0]  # taken inside the loop: keeps ``state`` alive (see layout.py)
+        if not fits(s, record_cards, games, seats, cards_out, counts):
+            return k, logged_events(state)
+        g = first_game + k
+        if series:
+            if g % s.params.series_length == 0:
+                last = -1
+            elif k == 0:
+                last = series_winner(state, decks, bot_ids, root_seed, g)
+        s.meta.log_on = log_on
+        play_game(s, state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, report)
+        last = np.int64(s.meta.winner)
+        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
+            return k, logged_events(state)  # its turn rows do not fit: the caller grows the buffers and replays it
+        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
+    return n_games, logged_events(state)
+
+
+NO_REPORT = np.zeros(0, np.int64)
+
+
+def no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Empty games/seats/cards/turns buffers: every table switched off."""
+    return tuple(np.zeros(0, dtype) for dtype in (GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE))
+
+
 def play_games(
     params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
     games, seats, cards_out, turns, counts,
@@ -235,57 +298,27 @@ def play_games(
     """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
 
     Stops before a game whose rows would not fit; ``counts[:4]`` = rows written per table.
-    Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone (a cool_guy_series replays
-    the series' earlier games at a chunk start), so chunking never matters.
+    Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
     """
-    state = prepare(cards, params, weights, decks, 0)
-    no_report = np.zeros(0, np.int64)
-    counts[:] = 0
-    series = state[0].params.first_player == FirstPlayer.PREVIOUS_WINNER
-    last = -1
-    for k in range(n_games):
-        s = state[0]  # taken inside the loop: keeps ``state`` alive (see layout.py)
-        if not fits(s, record_cards, games, seats, cards_out, counts):
-            return k
-        g = first_game + k
-        if series:
-            if g % s.params.series_length == 0:
-                last = -1
-            elif k == 0:
-                last = series_winner(state, decks, bot_ids, root_seed, g)
-        play_game(s, state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, no_report)
-        last = s.meta.winner
-        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
-            return k  # its turn rows do not fit: the caller grows the buffers and replays it
-        write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
-    return n_games
+    done, _ = drive(
+        params, cards, decks, bot_ids, weights, np.uint64(root_seed), int(first_game), int(n_games),
+        int(record_cards), int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT, 0,
+    )  # fmt: skip
+    return int(done)
 
 
-@kernel
 def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
     """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
-    state = prepare(cards, params, weights, decks, 0)
-    report[:] = 0
-    series = state[0].params.first_player == FirstPlayer.PREVIOUS_WINNER
-    last = -1
-    for k in range(n_games):
-        g = first_game + k
-        if series:
-            if g % state[0].params.series_length == 0:
-                last = -1
-            elif k == 0:
-                last = series_winner(state, decks, bot_ids, root_seed, g)
-        play_game(state[0], state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, report)
-        last = state[0].meta.winner
+    drive(
+        params, cards, decks, bot_ids, weights, np.uint64(root_seed), int(first_game), int(n_games), 0, 0,
+        *no_rows(), np.zeros(4, np.int64), report, 0,
+    )  # fmt: skip
 
 
-@kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
-    state = prepare(cards, params, weights, decks, 0)
-    last = -1
-    if state[0].params.first_player == FirstPlayer.PREVIOUS_WINNER:
-        last = series_winner(state, decks, bot_ids, root_seed, game)
-    state[0].meta.log_on = 1
-    play_game(state[0], state[1], decks, bot_ids, game, rng.game_seed(root_seed, game), last, np.zeros(0, np.int64))
-    return logged_events(state)  # passed whole: ``state`` stays alive until the copy is made
+    _, events = drive(
+        params, cards, decks, bot_ids, weights, np.uint64(root_seed), int(game), 1, 0, 0,
+        *no_rows(), np.zeros(4, np.int64), NO_REPORT, 1,
+    )  # fmt: skip
+    return events
