@@ -78,14 +78,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="cardwars")
     ap.add_argument("--top", type=int, default=30)
-    ap.add_argument("--signatures", action="store_true", help="list the argument types of each function compiled more than once")
+    ap.add_argument(
+        "--signatures", action="store_true", help="list the argument types of each function compiled more than once"
+    )
     ap.add_argument("--cache", default=None, help="an empty Numba cache directory to fill (default: a temporary one)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         load = os.getloadavg()[0]
         env = {**os.environ, "NUMBA_CACHE_DIR": a.cache or tmp}
         out = subprocess.run(
-            [sys.executable, "-c", CHILD, a.game, str(a.top), "1" if a.signatures else "0"], env=env, check=True, capture_output=True, text=True
+            [sys.executable, "-c", CHILD, a.game, str(a.top), "1" if a.signatures else "0"],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
     print(f"# {a.game}: cold compilation by function (self CPU seconds), load {load:.2f}")
     print(out, end="")

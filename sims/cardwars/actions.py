@@ -8,6 +8,8 @@ discards, Ogre Gas, and playing the card Silo of Truth took (R18).
 An action is ``kind << 24 | src << 16 | a << 8 | b`` (``layout.ActionKind``).
 """
 
+import numpy as np
+
 from sims.cardwars import board as bd
 from sims.cardwars import effects as fx
 from sims.cardwars import flow
@@ -208,7 +210,7 @@ def legal_actions(s, out) -> int:
         n = opt.add(out, n, encode(ActionKind.DRAW, 0, 0, 0))  # R20: never from an empty deck
     for i in range(s.piles.hand_n[p]):
         if not seen_before(s, p, i, -1):
-            n = play_options(s, p, i, s.piles.hand[p, i], out, n)
+            n = play_options(s, p, np.int64(i), s.piles.hand[p, i], out, n)
     for slot in range(2 * N_LANES):
         n = use_options(s, p, slot, ActionKind.FLOOP, out, n)
         n = use_options(s, p, slot, ActionKind.ACTIVATE, out, n)
@@ -245,7 +247,7 @@ def choice_actions(s, out) -> int:
             if not dup:
                 n = opt.add(out, n, encode(ActionKind.CHOOSE, k, 0, 0))
         return n
-    return play_options(s, q, PENDING_SRC, m.pend_card, out, n)  # Choice.SILO
+    return play_options(s, q, np.int64(PENDING_SRC), m.pend_card, out, np.int64(n))  # Choice.SILO
 
 
 # -- doing it ------------------------------------------------------------------------------------
@@ -287,20 +289,20 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
     if k.type == CardType.CREATURE:
         if s.board.cr_card[p, lane] >= 0:
             bd.log_event(s, EventKind.REPLACE, p, c, s.board.cr_card[p, lane], lane, 0)
-            bd.leave_play(s, p, lane, 0)  # the replaced Creature leaves first (R19)
+            bd.leave_play(s, np.int64(p), np.int64(lane), np.int64(0))  # the replaced Creature leaves first (R19)
             if m.phase == Phase.OVER:
                 return
         s.turnfx.played_cr[p] += 1
         s.turnfx.coffins[p] = 0  # Unempty Coffin: used up by the next Creature (R22)
         enter(s, p, lane, c, owner, a >> 2, tgt)
     elif k.type == CardType.BUILDING:
-        bd.destroy_building(s, p, lane)
+        bd.destroy_building(s, np.int64(p), np.int64(lane))
         b = s.board
         b.bu_card[p, lane], b.bu_owner[p, lane], b.bu_exh[p, lane] = c, owner, 0
         bd.settle(s)
     else:
         s.turnfx.spells[p] += 1
-        fx.resolve_all(s, p, -1, c, owner, a, tgt)
+        fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, owner, c)  # read, do it, then discard (*Spells*)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
         if m.phase != Phase.OVER:
@@ -323,12 +325,12 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
             continue
         tr = s.cards[d].trigger
         own = m == lane and d == c
-        if own and (tr == Part.ENTERS or tr == Part.ANY_ENTERS) and not bd.suppressed(s, p, lane):
-            bd.queue_trigger(s, c, p, lane, owner, choice, tgt)
+        if own and (tr == Part.ENTERS or tr == Part.ANY_ENTERS) and not bd.suppressed(s, np.int64(p), np.int64(lane)):
+            bd.queue_trigger(s, c, np.int64(p), np.int64(lane), owner, np.int64(choice), np.int64(tgt))
         elif not own and sx.abilities_on(s, p, m):
             ally = tr == Part.ALLY_ENTERS and sx.land_ok(s.cards[c].land, s.cards[d].tland)
             if tr == Part.ANY_ENTERS or ally:
-                bd.queue_trigger(s, d, p, m, b.cr_owner[p, m], 0, 0)
+                bd.queue_trigger(s, d, np.int64(p), m, b.cr_owner[p, m], np.int64(0), np.int64(0))
     bd.close_batch(s)
 
 
@@ -359,12 +361,13 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         s.tally.cards[p, c].floops += 1
     x = s.cards[used].xcost
     if x == Cost.DESTROY_SELF or x == Cost.DESTROY_OWN_CREATURE:
-        bd.destroy_creature(s, p, lane if x == Cost.DESTROY_SELF else a, p)  # the cost first (R6)
+        at = lane if x == Cost.DESTROY_SELF else a
+        bd.destroy_creature(s, np.int64(p), np.int64(at), np.int64(p))  # the cost first (R6)
         fx.run_queue(s)
         if m.phase == Phase.OVER:
             return
     sx.refresh(s)
-    fx.resolve_all(s, p, lane, used, owner, a, tgt)
+    fx.resolve_all(s, np.int64(p), np.int64(lane), np.int64(used), np.int64(owner), np.int64(a), np.int64(tgt))
 
 
 @kernel
@@ -378,7 +381,7 @@ def apply_action(s, action: int) -> None:
     elif kind == ActionKind.DRAW:
         m.actions -= 1
         s.tally.seats[p].action_draws += 1
-        c = bd.draw(s, p)
+        c = bd.draw(s, np.int64(p))
         bd.log_event(s, EventKind.ACTION_DRAW, p, c, NO_CARD, m.actions, 0)
     elif kind == ActionKind.PLAY:
         play_card(s, m.decider if m.phase == Phase.CHOOSE else p, src, a, tgt)

@@ -8,6 +8,8 @@ trigger queue, in lane order when several arise together (R19), and ``effects.ru
 resolves them one by one. No rule function calls back into the one that called it.
 """
 
+import numpy as np
+
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
 from sims.cardwars.stats import abilities_on, refresh
@@ -18,10 +20,23 @@ from sims.core.records import NEVER, NO_WINNER
 
 @hot
 def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full).
+
+    Only the test of ``log_on`` is copied into each of the ~50 callers; the write is one
+    compiled function, called with int64 arguments so that it is compiled once (RULES.md §13).
+    """
+    if s.meta.log_on:
+        write_event(
+            s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra)
+        )
+
+
+@kernel
+def write_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Append one event to ``s.scratch.log`` in place (not when full)."""
     m = s.meta
     k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
+    if k >= MAX_EVENTS:
         return
     e = s.scratch.log[k]
     e.turn, e.seat, e.kind, e.card, e.target, e.value, e.extra = m.turn, seat, kind, card, target, value, extra
@@ -89,11 +104,11 @@ def check_end(s) -> bool:
         return False
     m.phase = Phase.OVER
     if hp[0] <= 0 and hp[1] <= 0:
-        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_HP_ZERO
+        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_HP_np.int64(0)
         log_event(s, EventKind.DRAWN_GAME, 0, NO_CARD, NO_CARD, hp[0], hp[1])
     else:
         w = 0 if hp[1] <= 0 else 1
-        m.winner, m.end_reason = w, EndReason.HP_ZERO
+        m.winner, m.end_reason = w, EndReason.HP_np.int64(0)
         log_event(s, EventKind.WIN, w, NO_CARD, NO_CARD, hp[w], hp[1 - w])
     return True
 
@@ -177,7 +192,7 @@ def leave_play(s, q: int, lane: int, to_hand: int) -> None:
     owner = s.board.cr_owner[q, lane]
     c = take_off(s, q, lane, to_hand)
     if fires and s.cards[c].trigger == Part.LEAVES:
-        queue_trigger(s, c, q, lane, owner, 0, 0)
+        queue_trigger(s, c, q, lane, owner, np.int64(0), np.int64(0))
         close_batch(s)
 
 
@@ -214,7 +229,7 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
     b.cr_card[q, lane] = NO_CARD
     log_event(s, EventKind.MOVE, q2, c, NO_CARD, lane, lane2 + (4 if q2 != q else 0))
     if lane2 != lane and s.cards[c].trigger == Part.MOVES and abilities_on(s, q2, lane2):
-        queue_trigger(s, c, q2, lane2, b.cr_owner[q2, lane2], 0, 0)
+        queue_trigger(s, c, q2, lane2, b.cr_owner[q2, lane2], np.int64(0), np.int64(0))
         close_batch(s)
 
 
@@ -263,19 +278,27 @@ def settle(s) -> None:
             return
         for k in range(n):
             q, lane = sc.dying_side[k], sc.dying_lane[k]
-            sc.dying_on[k] = not suppressed(s, q, lane)
+            sc.dying_on[k] = not suppressed(s, np.int64(q), np.int64(lane))
             sc.dying_owner[k] = b.cr_owner[q, lane]
             killer = b.cr_hit_by[q, lane] if b.cr_dmg[q, lane] > 0 else s.meta.mover
             if killer != q:
                 s.tally.seats[killer].creatures_destroyed += 1
-            c = take_off(s, q, lane, 0)
+            c = take_off(s, np.int64(q), np.int64(lane), np.int64(0))
             sc.dying_card[k] = c
             s.tally.cards[sc.dying_owner[k], c].times_died += 1
             log_event(s, EventKind.DESTROY, q, NO_CARD, c, lane, 0)
         for k in range(n):
             c = sc.dying_card[k]
             if sc.dying_on[k] and s.cards[c].trigger == Part.LEAVES:
-                queue_trigger(s, c, sc.dying_side[k], sc.dying_lane[k], sc.dying_owner[k], 0, 0)
+                queue_trigger(
+                    s,
+                    c,
+                    np.int64(sc.dying_side[k]),
+                    np.int64(sc.dying_lane[k]),
+                    sc.dying_owner[k],
+                    np.int64(0),
+                    np.int64(0),
+                )
         close_batch(s)
 
 
@@ -289,11 +312,11 @@ def destroy_creature(s, q: int, lane: int, by: int) -> None:
     if by != q:
         s.tally.seats[by].creatures_destroyed += 1
     owner = b.cr_owner[q, lane]
-    c = take_off(s, q, lane, 0)
+    c = take_off(s, q, lane, np.int64(0))
     s.tally.cards[owner, c].times_died += 1
     log_event(s, EventKind.DESTROY, q, NO_CARD, c, lane, 0)
     if fires and s.cards[c].trigger == Part.LEAVES:
-        queue_trigger(s, c, q, lane, owner, 0, 0)
+        queue_trigger(s, c, q, lane, owner, np.int64(0), np.int64(0))
         close_batch(s)
     settle(s)
 

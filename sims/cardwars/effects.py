@@ -15,6 +15,8 @@ codes:
 Every effect ends with ``board.settle`` (R12: deaths as soon as damage >= DEF).
 """
 
+import numpy as np
+
 from sims.cardwars import board as bd
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
@@ -41,7 +43,10 @@ def run_queue(s) -> None:
         while t.head < t.tail and t.batch[t.head] == batch and s.meta.phase != Phase.CHOOSE:
             k = t.head
             t.head = k + 1
-            resolve_all(s, t.side[k], t.lane[k], t.card[k], t.owner[k], t.choice[k], t.tgt[k])
+            resolve_all(
+                s, np.int64(t.side[k]), np.int64(t.lane[k]), np.int64(t.card[k]), np.int64(t.owner[k]),
+                np.int64(t.choice[k]), np.int64(t.tgt[k]),
+            )  # fmt: skip
         bd.check_end(s)  # one batch is one moment: both players may reach 0 together (R21)
     if t.head >= t.tail:
         t.head = t.tail = 0
@@ -55,7 +60,7 @@ def resolve_all(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int)
             choice, tgt)  # fmt: skip
     if k.e2_effect != Effect.NONE and s.meta.phase != Phase.OVER:
         resolve(s, p, lane, c, owner, k.e2_effect, k.e2_target, k.e2_amount, k.e2_count, k.e2_land, k.e2_n,
-                k.e2_mode, 0, 0)  # fmt: skip
+                k.e2_mode, np.int64(0), np.int64(0))  # fmt: skip
 
 
 @kernel
@@ -98,7 +103,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     if eff == Effect.BOUNCE:
         q, m = bounce_slot(s, p, lane, c, target, choice, tgt)
         if q >= 0 and b.cr_card[q, m] >= 0:
-            bd.leave_play(s, q, m, 1)
+            bd.leave_play(s, q, m, np.int64(1))
     elif eff == Effect.DESTROY:
         if target == Target.BUILDING_IN_LANE:
             bd.destroy_building(s, tgt, lane)
@@ -107,10 +112,10 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     elif eff == Effect.FLIP_DOWN:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice)
         if m < N_LANES and b.up[q, m] and sx.land_ok(b.land[q, m], land):
-            flip(s, q, m, 0)
+            flip(s, q, m, np.int64(0))
     elif eff == Effect.FLIP_UP:
         if tgt < N_LANES and not b.up[p, tgt]:
-            flip(s, p, tgt, 1)
+            flip(s, p, tgt, np.int64(1))
     elif eff == Effect.MOVE_OWN:
         if b.cr_card[p, tgt >> 2] >= 0 and b.cr_card[p, tgt & 3] < 0:
             bd.move(s, p, tgt >> 2, p, tgt & 3)
@@ -136,8 +141,9 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         x = bd.mill(s, p)
         if x >= 0:
             for m in range(N_LANES):
-                bd.deal_damage(s, 1 - p, m, s.cards[x].cost, c, p)
-                bd.credit(s, p, lane, 0, s.cards[x].cost if b.cr_card[1 - p, m] >= 0 else 0)
+                cost = np.int64(s.cards[x].cost)
+                bd.deal_damage(s, 1 - p, m, cost, c, p)
+                bd.credit(s, p, lane, np.int64(0), cost if b.cr_card[1 - p, m] >= 0 else 0)
     elif eff == Effect.OGRE_GAS:
         ogre_gas(s, p, amount)
     elif eff == Effect.SCHOOLHOUSE:
@@ -174,8 +180,8 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
 def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
     """Deal an effect's damage in place: to the opponent or to Creatures (R11: damage, then deaths)."""
     if target == Target.OPPONENT:
-        bd.hero_damage(s, 1 - p, v, c)
-        hit(s, p, lane, c, owner, 1, v)
+        bd.hero_damage(s, 1 - p, np.int64(v), c)
+        hit(s, p, lane, c, owner, np.int64(1), np.int64(v))
         return
     for q in range(2):
         for m in range(N_LANES):
@@ -192,8 +198,8 @@ def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
             else:  # one chosen Creature
                 take = v if tgt == 4 * q + m else 0
             if take > 0:
-                bd.deal_damage(s, q, m, take, c, p)
-                hit(s, p, lane, c, owner, 0, take)
+                bd.deal_damage(s, q, m, np.int64(take), c, p)
+                hit(s, p, lane, c, owner, np.int64(0), np.int64(take))
 
 
 @kernel
@@ -276,7 +282,7 @@ def picks(s, p: int, target: int, land: int, k: int) -> int:
 @kernel
 def return_random(s, p: int, target: int, land: int) -> None:
     """Return a uniformly random card passing the filter from ``p``'s discard pile to its hand (R19)."""
-    n = picks(s, p, target, land, -1)
+    n = picks(s, p, target, land, np.int64(-1))
     if n == 0:
         return
     i = picks(s, p, target, land, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
@@ -345,7 +351,7 @@ def reclaim(s, p: int, tgt: int) -> None:
     b = s.board
     up, mv = tgt // 17, tgt % 17
     if up < N_LANES and not b.up[p, up]:
-        flip(s, p, up, 1)
+        flip(s, p, up, np.int64(1))
     if mv != NO_MOVE:
         src, dst = mv >> 2, mv & 3
         if b.bu_card[p, src] >= 0 and b.bu_card[p, dst] < 0:
@@ -369,7 +375,7 @@ def ogre_gas(s, p: int, amount: int) -> None:
         s.piles.deck_n[p] = n
         m.reveal_n = k + 1
     if m.reveal_n == 1:
-        keep_bottom(s, p, 0)
+        keep_bottom(s, p, np.int64(0))
     elif m.reveal_n > 1:
         m.phase, m.pending, m.decider, m.resume = Phase.CHOOSE, Choice.OGRE, p, Resume.MAIN
 
@@ -408,7 +414,7 @@ def floop_creatures_in_discard(s, p: int, k: int) -> int:
 def schoolhouse(s, p: int, lane: int) -> None:
     """Schoolhouse (R22): your Creature in this lane loses its abilities and gains a random discarded Floop."""
     b = s.board
-    n = floop_creatures_in_discard(s, p, -1)
+    n = floop_creatures_in_discard(s, p, np.int64(-1))
     if n == 0 or b.cr_card[p, lane] < 0:
         return
     x = floop_creatures_in_discard(s, p, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))

@@ -35,18 +35,19 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, last_winner: int) -
     """
     reset(s, game, seed)
     m = s.meta
-    coin = rng.randint(s.scratch.rng, Lane.SETUP, 2)
-    roll0 = rng.randint(s.scratch.rng, Lane.SETUP, N_STARTERS)
-    roll1 = rng.randint(s.scratch.rng, Lane.SETUP, N_STARTERS)
-    pick = rng.randint(s.scratch.rng, Lane.SETUP, 12)
+    lane = np.int64(Lane.SETUP)
+    coin = rng.randint(s.scratch.rng, lane, np.int64(2))
+    roll0 = rng.randint(s.scratch.rng, lane, np.int64(N_STARTERS))
+    roll1 = rng.randint(s.scratch.rng, lane, np.int64(N_STARTERS))
+    pick = rng.randint(s.scratch.rng, lane, np.int64(12))
     m.first_seat = coin
     if s.params.first_player == FirstPlayer.PREVIOUS_WINNER and last_winner >= 0:
         m.first_seat = last_winner  # the Cool Guy goes first
     s.tally.seats[m.first_seat].first = 1
-    build_deck(s, 0, decks, roll0, pick)
-    build_deck(s, 1, decks, roll1, pick)
-    deal(s, 0)
-    deal(s, 1)
+    build_deck(s, np.int64(0), decks, roll0, pick)
+    build_deck(s, np.int64(1), decks, roll1, pick)
+    deal(s, np.int64(0))
+    deal(s, np.int64(1))
     m.mover = m.first_seat
     if s.params.mulligan:
         m.phase, m.pending, m.decider, m.pend_left, m.resume = (
@@ -124,14 +125,15 @@ def run_turn_start(s) -> None:
                     m.phase, m.pending, m.decider, m.resume = Phase.CHOOSE, Choice.MUMMY, p, Resume.TURN_START
                     return
             else:
-                fx.resolve_all(s, p, lane, c, b.cr_owner[p, lane], 0, 0)
+                owner = np.int64(b.cr_owner[p, lane])
+                fx.resolve_all(s, np.int64(p), np.int64(lane), np.int64(c), owner, np.int64(0), np.int64(0))
                 bd.check_end(s)
                 fx.run_queue(s)
                 if m.phase == Phase.OVER:
                     return
         m.sot_lane = lane + 1
     if m.turn > 1 or s.params.first_turn_draw:
-        bd.draw(s, p)
+        bd.draw(s, np.int64(p))
     m.phase = Phase.MAIN
 
 
@@ -140,8 +142,8 @@ def mummy_return(s, target_lane: int) -> None:
     """Ms. Mummy goes back to hand and the SandyLands Creature in ``target_lane`` gains 1 DEF (R12, E11)."""
     m = s.meta
     p = m.mover
-    bd.leave_play(s, p, m.sot_lane, 1)
-    bd.heal(s, p, target_lane)
+    bd.leave_play(s, np.int64(p), np.int64(m.sot_lane), np.int64(1))
+    bd.heal(s, np.int64(p), np.int64(target_lane))
     bd.settle(s)
     fx.run_queue(s)
 
@@ -205,14 +207,14 @@ def fight(s, p: int, lane: int) -> None:
     bd.log_event(s, EventKind.FIGHT, p, c, d, lane, dealt)
     if d >= 0:
         back = sx.damage_dealt(s, 1 - p, lane)
-        bd.deal_damage(s, 1 - p, lane, dealt, c, p)
-        bd.deal_damage(s, p, lane, back, d, 1 - p)
-        bd.credit(s, p, lane, 0, dealt)
-        bd.credit(s, 1 - p, lane, 0, back)
+        bd.deal_damage(s, 1 - p, lane, np.int64(dealt), np.int64(c), p)
+        bd.deal_damage(s, p, lane, np.int64(back), np.int64(d), 1 - p)
+        bd.credit(s, p, lane, np.int64(0), np.int64(dealt))
+        bd.credit(s, 1 - p, lane, np.int64(0), np.int64(back))
         bd.settle(s)
     else:
-        bd.hero_damage(s, 1 - p, dealt, c)
-        bd.credit(s, p, lane, 1, dealt)
+        bd.hero_damage(s, 1 - p, np.int64(dealt), np.int64(c))
+        bd.credit(s, p, lane, np.int64(1), np.int64(dealt))
         bd.check_end(s)
 
 
@@ -220,7 +222,7 @@ def fight(s, p: int, lane: int) -> None:
 def fight_action(s, lane: int) -> None:
     """Carry out one FIGHT decision in place; end the turn when no Creature can fight any more."""
     p = s.meta.mover
-    fight(s, p, lane)
+    fight(s, np.int64(p), np.int64(lane))
     fx.run_queue(s)
     if s.meta.phase != Phase.OVER and not any_fight(s, p):
         end_turn(s)
@@ -241,10 +243,10 @@ def give_back(s, p: int) -> None:
                 if dest < 0 and 0 <= m < N_LANES and b.cr_card[o, m] < 0:
                     dest = m
         if dest < 0:
-            bd.leave_play(s, p, lane, 0)  # nowhere to go: to its owner's discard pile
+            bd.leave_play(s, np.int64(p), np.int64(lane), np.int64(0))  # nowhere to go: to its owner's discard pile
         else:
             c = b.cr_card[p, lane]
-            bd.move(s, p, lane, o, dest)
+            bd.move(s, np.int64(p), np.int64(lane), np.int64(o), np.int64(dest))
             bd.log_event(s, EventKind.RETURN, o, c, NO_CARD, dest, 0)
 
 
@@ -280,8 +282,8 @@ def record_turn(s) -> None:
     t = s.tally.turns[m.turn - 1]
     t.game, t.turn, t.seat, t.round = m.game, m.turn, m.mover, (m.turn + 1) // 2
     t.score_0, t.score_1 = b.hp[0], b.hp[1]
-    t.creatures_0, t.creatures_1 = creatures(s, 0), creatures(s, 1)
-    t.buildings_0, t.buildings_1 = buildings(s, 0), buildings(s, 1)
+    t.creatures_0, t.creatures_1 = creatures(s, np.int64(0)), creatures(s, np.int64(1))
+    t.buildings_0, t.buildings_1 = buildings(s, np.int64(0)), buildings(s, np.int64(1))
     t.hand_0, t.hand_1 = min(s.piles.hand_n[0], 127), min(s.piles.hand_n[1], 127)
     t.faceup_0, t.faceup_1 = b.up[0].sum(), b.up[1].sum()
     t.plays, t.floops = m.plays, m.floops
@@ -315,7 +317,7 @@ def choose(s, option: int) -> None:
     kind = m.pending
     if kind == Choice.MULLIGAN:
         if option == 1:
-            mulligan(s, m.decider)
+            mulligan(s, np.int64(m.decider))
         else:
             bd.log_event(s, EventKind.MULLIGAN, m.decider, NO_CARD, NO_CARD, 0, 0)
         m.pend_left -= 1
@@ -340,5 +342,5 @@ def choose(s, option: int) -> None:
         bd.settle(s)  # the discard pile grew
     elif kind == Choice.OGRE:
         m.pending, m.phase = Choice.NONE, Phase.MAIN
-        fx.keep_bottom(s, m.decider, option)
+        fx.keep_bottom(s, np.int64(m.decider), np.int64(option))
         bd.settle(s)

@@ -153,7 +153,7 @@ def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
 @kernel
 def deal(s, p: int) -> None:
     """Shuffle seat ``p``'s deck (lane SHUFFLE + p) and draw the opening hand in place."""
-    rng.shuffle(s.piles.deck[p], s.piles.deck_n[p], s.scratch.rng, Lane.SHUFFLE + p)
+    rng.shuffle(s.piles.deck[p], np.int64(s.piles.deck_n[p]), s.scratch.rng, Lane.SHUFFLE + p)
     for _ in range(s.params.opening_hand):
         c = bd.draw(s, p)
         if c >= 0:
