@@ -90,7 +90,7 @@ def main() -> None:
             [sys.executable, "-c", CHILD, a.game, str(a.top), "1" if a.signatures else "0"],
             env=env,
             check=True,
-            capture_output=True,
+            stdout=subprocess.PIPE,
             text=True,
         ).stdout
     print(f"# {a.game}: cold compilation by function (self CPU seconds), load {load:.2f}")

@@ -104,11 +104,11 @@ def check_end(s) -> bool:
         return False
     m.phase = Phase.OVER
     if hp[0] <= 0 and hp[1] <= 0:
-        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_HP_np.int64(0)
+        m.winner, m.end_reason = NO_WINNER, EndReason.MUTUAL_HP_ZERO
         log_event(s, EventKind.DRAWN_GAME, 0, NO_CARD, NO_CARD, hp[0], hp[1])
     else:
         w = 0 if hp[1] <= 0 else 1
-        m.winner, m.end_reason = w, EndReason.HP_np.int64(0)
+        m.winner, m.end_reason = w, EndReason.HP_ZERO
         log_event(s, EventKind.WIN, w, NO_CARD, NO_CARD, hp[w], hp[1 - w])
     return True
 
