@@ -5,10 +5,13 @@ every table, the audit, the replay) in a fresh process with an empty Numba cache
 to Numba's ``numba:compile`` events. Compilations nest (a caller compiles its callees while
 it is typed), so each function's *self* time is its own time less its callees'. Prints the
 functions by self CPU seconds, how many specialisations (argument types) each compiled,
-and the totals; the load average is printed beside them.
+and the totals; the load average is printed beside them. ``--signatures`` also lists the
+argument types of every function compiled more than once (an int8 record field, an int64
+local, a literal and an IntEnum member are four types: four compilations).
 
 Example (from the project root):
     .venv/bin/python benchmarks/compile_profile.py --game cardwars --top 40
+    .venv/bin/python benchmarks/compile_profile.py --game cardwars --top 200 --signatures
 """
 
 from __future__ import annotations
