@@ -1,10 +1,12 @@
 """What an ability's effects are worth to the greedy bot: one value per effect row, shared and unique effects."""
 
+import numpy as np
+
 from sims.cardwars import actions as act
 from sims.cardwars import effects as fx
 from sims.cardwars import flow
 from sims.cardwars import stats as sx
-from sims.cardwars.state import N_LANES, CardType, Count, Effect, Landscape, Part, Target
+from sims.cardwars.state import N_LANES, CardType, Count, Effect, Part, Target
 from sims.cardwars.values import creature_value, current_fight, fight_value, wt
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
@@ -122,7 +124,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice if eff == Effect.FLIP_DOWN else tgt)
         if m >= N_LANES:
             return 0.0
-        g = wt(s, p, W.LAND) * (1 + land_dependents(s, q, b.land[q, m]))
+        g = wt(s, p, W.LAND) * (1 + land_dependents(s, q, np.int64(b.land[q, m])))
         return g if (q != p) == (eff == Effect.FLIP_DOWN) else -g
     if eff == Effect.MOVE_OWN:
         return move_gain(s, p, tgt >> 2, tgt & 3)
@@ -137,7 +139,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
         return 2.0 * card
     if eff == Effect.RECLAIM:
         up = tgt // 17
-        return wt(s, p, W.LAND) * (1 + land_dependents(s, p, b.land[p, up])) if up < N_LANES else 0.0
+        return wt(s, p, W.LAND) * (1 + land_dependents(s, p, np.int64(b.land[p, up]))) if up < N_LANES else 0.0
     if eff == Effect.GREEN_MERMAN:
         g = 0.0
         for m in range(N_LANES):
@@ -157,7 +159,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
     if eff == Effect.COFFIN:
         return coffin_gain(s, p)
     if eff == Effect.ZAZO:
-        n = sx.count_of(s, Count.ADJACENT_ENTERED, Landscape.ANY, tgt >> 2, tgt & 3, c)
+        n = sx.count_of(s, sx.ADJACENT, sx.ANY, tgt >> 2, tgt & 3, c)
         return atk_gain(s, p, tgt >> 2, tgt & 3, amount * n)
     if eff == Effect.RETURN_COST0:
         return card if tgt < s.piles.disc_n[p] else 0.0
@@ -203,9 +205,12 @@ def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     k = s.cards[c]
     if k.e1_effect == Effect.NONE:
         return 0.0
-    g = row_gain(s, p, lane, c, k.e1_effect, k.e1_target, k.e1_amount, k.e1_count, k.e1_land, k.e1_n, k.e1_mode,
-                 choice, tgt)  # fmt: skip
+    # one integer type at every call: row_gain and everything below it compile once
+    g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
+                 np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
+                 np.int64(k.e1_mode), np.int64(choice), np.int64(tgt))  # fmt: skip
     if k.e2_effect != Effect.NONE:
-        g += row_gain(s, p, lane, c, k.e2_effect, k.e2_target, k.e2_amount, k.e2_count, k.e2_land, k.e2_n,
-                      k.e2_mode, 0, 0)  # fmt: skip
+        g += row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e2_effect), np.int64(k.e2_target),
+                      np.int64(k.e2_amount), np.int64(k.e2_count), np.int64(k.e2_land), np.int64(k.e2_n),
+                      np.int64(k.e2_mode), np.int64(0), np.int64(0))  # fmt: skip
     return g

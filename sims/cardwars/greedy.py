@@ -41,7 +41,7 @@ def context(s, p: int) -> None:
             continue
         k = s.cards[d]
         if k.trigger == Part.ANY_ENTERS or k.trigger == Part.ALLY_ENTERS:
-            g = effect_gain(s, p, m, d, 0, 0)
+            g = effect_gain(s, np.int64(p), np.int64(m), np.int64(d), np.int64(0), np.int64(0))
             for land in range(sc.g_ally.shape[0]):
                 if k.trigger == Part.ANY_ENTERS or sx.land_ok(land, k.tland):
                     sc.g_ally[land] += g
@@ -61,14 +61,16 @@ def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     if k.type == CardType.CREATURE:
         v = place_value(s, p, lane, c)
         if k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS:
-            v += effect_gain(s, p, lane, c, a >> 2, tgt)
+            v += effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a >> 2), np.int64(tgt))
         v += allies_gain(s, p, lane, c)
         if k.xcost == Cost.DISCARD_CARD:
             v -= static_value(s, p, s.piles.hand[p, tgt]) if tgt < s.piles.hand_n[p] else 0.0
     elif k.type == CardType.BUILDING:
         v = building_value(s, p, lane, c)
     else:
-        v = effect_gain(s, p, -1, c, a, tgt) + 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
+        v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(a), np.int64(tgt)) + 0.2 * wt(
+            s, p, W.CARD
+        ) * woadic_chiefs(s, p)
     return v - cost
 
 
@@ -98,7 +100,9 @@ def building_value(s, p: int, lane: int, c: int) -> float:
         v -= wt(s, p, W.BUILDING) + 0.5
     if k.au_to != 0 and b.cr_card[p, lane] >= 0:
         if k.au_stat == Stat.ATK:
-            v += atk_gain(s, p, p, lane, k.au_amount) + k.au_amount * wt(s, p, W.ATK)
+            v += atk_gain(s, np.int64(p), np.int64(p), np.int64(lane), np.int64(k.au_amount)) + k.au_amount * wt(
+                s, p, W.ATK
+            )
         else:
             v += k.au_amount * wt(s, p, W.DEF)
     if k.trigger == Part.FLOOP or k.trigger == Part.ACTIVATE:
@@ -119,7 +123,9 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
         c = b.bu_card[p, lane]
     k = s.cards[c]
     fights = s.scratch.g_fight  # current_fight of each lane (``context``)
-    v = effect_gain(s, p, lane, c, a, tgt) - k.act_cost * wt(s, p, W.ACTION)
+    v = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt)) - k.act_cost * wt(
+        s, p, W.ACTION
+    )
     if kind == ActionKind.FLOOP and slot < N_LANES:
         v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
@@ -245,10 +251,10 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     cost = act.paid_cost(s, p, c) * wt(s, p, W.ACTION) + wt(s, p, W.PLAY_MIN)
     best, best_a = NEG, 0
     if k.type == CardType.SPELL:
-        m = opt.options(s, p, -1, c, sc.opts, 0)
+        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0))
         bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
         for i in range(m):
-            v = effect_gain(s, p, -1, c, 0, sc.opts[i]) + bonus
+            v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i])) + bonus
             if v > best:
                 best, best_a = v, act.encode(ActionKind.PLAY, src, 0, sc.opts[i])
         return best - cost, best_a
@@ -275,10 +281,10 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
         v += allies_gain(s, p, lane, c) - loss
         sub = 0
         if etb:
-            m = opt.enter_options(s, p, lane, c, sc.subs, 0)
+            m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), sc.subs, np.int64(0))
             gain = NEG
             for i in range(m):
-                g = effect_gain(s, p, lane, c, sc.subs[i], discard)
+                g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(sc.subs[i]), np.int64(discard))
                 if g > gain:
                     gain, sub = g, sc.subs[i]
             v += gain

@@ -3,6 +3,8 @@
 Each ``*_options`` writes encoded choices into ``out`` from index ``n`` and returns the new count.
 """
 
+import numpy as np
+
 from sims.cardwars import stats as sx
 from sims.cardwars.effects import NO_MOVE, floop_creatures_in_discard, picks
 from sims.cardwars.layout import NO_LANE
@@ -127,7 +129,11 @@ def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
     if avail == 0:
         return n  # no target at all: cannot be used (R15)
     creatures = popcount(avail)
-    times = sx.factor(sx.count_of(s, k.e1_count, k.e1_land, p, lane, c), k.e1_n, k.e1_mode)
+    times = sx.factor(
+        sx.count_of(s, np.int64(k.e1_count), np.int64(k.e1_land), np.int64(p), np.int64(lane), np.int64(c)),
+        k.e1_n,
+        k.e1_mode,
+    )
     want = min(times, creatures)
     if want == 0:
         return add(out, n, 0)  # no Cornfield: the Floop deals nothing

@@ -115,7 +115,7 @@ def plan(s, sim, who: int) -> int:
     best, best_a = -1e18, work[0]
     for i in range(n):
         copy_position(sim, s, who, seed)
-        act.apply_action(sim, work[i])
+        act.apply_action(sim, np.int64(work[i]))
         rollout(sim, s.meta.turn)
         v = evaluate(sim, who)
         if v > best:

@@ -4,10 +4,13 @@
 auras of other cards and the turn's bonuses; ``board.settle`` runs it before deaths.
 """
 
+import numpy as np
+
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
 from sims.core.jit import hot, kernel
 
-ANY = int(Landscape.ANY)
+ANY = np.int64(Landscape.ANY)  # np.int64 globals type as int64, not as literals (one compiled count_of)
+ADJACENT = np.int64(Count.ADJACENT_ENTERED)
 
 
 @hot
@@ -71,7 +74,7 @@ def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     if kind == Count.OWN_OTHER_CREATURES:
         return count_creatures(s, q, land, lane)
     if kind == Count.OWN_LAND_CREATURES:
-        return count_creatures(s, q, land, -1)
+        return count_creatures(s, q, land, np.int64(-1))
     if kind == Count.OWN_COPIES:
         n = 0
         for m in range(N_LANES):
@@ -139,7 +142,8 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
     """Return ``amount x factor(count)`` of one abilities.csv row for card ``c`` of side ``q`` in ``lane``."""
     if amount == 0:
         return 0
-    return amount * factor(count_of(s, kind, land, q, lane, c), step, mode)
+    n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
+    return amount * factor(n, step, mode)
 
 
 @hot
@@ -292,7 +296,7 @@ def refresh(s) -> None:
                 atk += da
                 df += dd
             if b.cr_zazo[q, lane]:
-                atk += b.cr_zazo[q, lane] * count_of(s, Count.ADJACENT_ENTERED, ANY, q, lane, c)
+                atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
             if spells:
                 atk += spell_bonus(s, q, lane, c)
             b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
