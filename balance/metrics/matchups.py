@@ -32,11 +32,20 @@ def has_matchups(seats: pl.LazyFrame | pl.DataFrame | None) -> bool:
     return "won" in schema and schema.get("deck") in (pl.String, pl.Categorical)
 
 
-def _pairs(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Return one row per seat with its deck, the other seat's deck and whether it won."""
-    lf = seats.lazy().select("game", "seat", pl.col("deck").cast(pl.String), pl.col("won"))
-    other = lf.select("game", pl.col("seat").alias("other_seat"), pl.col("deck").alias("opponent"))
-    return lf.join(other, on="game").filter(pl.col("seat") != pl.col("other_seat"))
+def _games(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Return one row per game: ``game, deck_0, won_0, deck_1, won_1`` (seat 0 joined to seat 1).
+
+    Decks are categorical while grouped (a join of 1 M seat-0 rows to 1 M seat-1 rows on an
+    integer key: about half the work of joining every seat to every other seat of its game).
+    """
+    lf = seats.lazy().select("game", "seat", pl.col("deck").cast(pl.Categorical), "won")
+
+    def one(seat: int) -> pl.LazyFrame:
+        return lf.filter(pl.col("seat") == seat).select(
+            "game", pl.col("deck").alias(f"deck_{seat}"), pl.col("won").alias(f"won_{seat}")
+        )
+
+    return one(0).join(one(1), on="game")
 
 
 def deck_matchups(seats: pl.LazyFrame) -> pl.DataFrame:
@@ -51,10 +60,17 @@ def deck_matchups(seats: pl.LazyFrame) -> pl.DataFrame:
     >>> deck_matchups(seats).select("deck", "opponent", "n", "wins").rows()
     [('a', 'b', 2, 1), ('b', 'a', 2, 1)]
     """
+    games = _games(seats)
+    both = pl.concat(
+        [
+            games.select(deck="deck_0", opponent="deck_1", won="won_0"),
+            games.select(deck="deck_1", opponent="deck_0", won="won_1"),
+        ]
+    )
     out = (
-        _pairs(seats)
-        .group_by("deck", "opponent")
+        both.group_by("deck", "opponent")
         .agg(pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
+        .with_columns(pl.col("deck", "opponent").cast(pl.String))
         .sort("deck", "opponent")
         .collect()
     )
@@ -76,10 +92,9 @@ def pairing_first_mover(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFram
     [('a', 'a', 1, 1, 1), ('a', 'b', 1, 0, 0)]
     """
     decks = (
-        seats.lazy()
-        .select("game", "seat", pl.col("deck").cast(pl.String))
-        .group_by("game")
-        .agg(pl.col("deck").min().alias("deck_a"), pl.col("deck").max().alias("deck_b"))
+        _games(seats)
+        .with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
+        .select("game", deck_a=pl.min_horizontal("deck_0", "deck_1"), deck_b=pl.max_horizontal("deck_0", "deck_1"))
     )
     joined = decks.join(games.lazy().select("game", "first_seat", "winner"), on="game")
     out = (
