@@ -12,7 +12,7 @@ Split by concept: :mod:`._base` (style, palette, axes, forest rows), :mod:`.game
 public is re-exported here, so callers use ``balance.charts.plot_x``.
 """
 
-from balance.charts._base import GREY, PALETTE, PERSPECTIVE_LABELS, RATE_LABELS, STYLE, new_axes, palette
+from balance.charts._base import DRAWING, GREY, PALETTE, PERSPECTIVE_LABELS, RATE_LABELS, STYLE, new_axes, palette
 from balance.charts.cards import plot_attribute_values, plot_card_deltas, plot_card_values, plot_rank_shift
 from balance.charts.compare import plot_comparison, plot_group_deltas
 from balance.charts.games import (
@@ -29,6 +29,7 @@ from balance.charts.matchups import plot_matchup_matrix
 from balance.charts.solitaire import plot_group_means, plot_level_progression, plot_step_outcomes
 
 __all__ = [
+    "DRAWING",
     "GREY",
     "PALETTE",
     "PERSPECTIVE_LABELS",

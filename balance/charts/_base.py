@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -48,10 +49,16 @@ def palette(keys: Iterable[Any]) -> dict[Any, str]:
     return {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(ordered)}
 
 
+# matplotlib's rcParams are global: a style context entered on one thread restyles figures
+# drawn on another. Every chart is drawn (and rendered, balance.report.html.png) holding this
+# lock, so report sections built on several threads draw one chart at a time, as on one thread.
+DRAWING = threading.RLock()
+
+
 def _styled(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with mpl.style.context(STYLE):
+        with DRAWING, mpl.style.context(STYLE):
             return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]

@@ -49,22 +49,30 @@ def with_mean_ci(df: pl.DataFrame, mean: str, sd: str, n: str, names: Sequence[s
 def summarize(lf: pl.LazyFrame | pl.DataFrame, column: str, *, by: str | Sequence[str] | None = None) -> pl.DataFrame:
     """Return ``n, mean, sd, lo, hi, min, p10, median, p90, max`` of ``column`` (nulls dropped).
 
-    ``lo``/``hi`` bound the mean (95 %, Student t).
+    ``lo``/``hi`` bound the mean (95 %, Student t). An integer column's mean and sd come
+    from its exact integer sums (:func:`moment_aggs`), so they do not depend on how polars
+    splits the column between threads.
     """
     keys = as_list(by)
+    frame = lf.lazy()
+    integer = frame.collect_schema()[column].is_integer()
     x = pl.col(column).drop_nulls().cast(pl.Float64)
+    moments = (
+        moment_aggs(pl.col(column), column, integer=True) if integer else [x.mean().alias("mean"), x.std().alias("sd")]
+    )
     aggs = [
         x.len().alias("n"),
-        x.mean().alias("mean"),
-        x.std().alias("sd"),
+        *moments,
         x.min().alias("min"),
         x.quantile(0.1, "lower").alias("p10"),
         x.median().alias("median"),
         x.quantile(0.9, "higher").alias("p90"),
         x.max().alias("max"),
     ]
-    frame = lf.lazy()
     out = (frame.group_by(keys).agg(aggs).sort(keys) if keys else frame.select(aggs)).collect()
+    if integer:
+        _, mean, sd = mean_sd(out, column)
+        out = out.with_columns(mean=mean, sd=sd)
     out = with_mean_ci(out, "mean", "sd", "n")
     return out.select(*keys, "n", "mean", "sd", "lo", "hi", "min", "p10", "median", "p90", "max")
 

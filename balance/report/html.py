@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 
 from matplotlib.figure import Figure
 
+from balance.charts import DRAWING
+
 DASH = "–"
 
 
@@ -174,7 +176,8 @@ def section(anchor: str, title: str, *parts: str) -> str:
 def png(fig: Figure) -> bytes:
     """Render a figure to PNG bytes (Agg; the figure is not kept by any global state)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    with DRAWING:  # not while another thread's chart style is in force
+        fig.savefig(buffer, format="png")
     return buffer.getvalue()
 
 

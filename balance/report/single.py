@@ -369,6 +369,7 @@ SECTIONS: list[Section] = [
     Section("methods", "Methods", _methods),
 ]
 LAST = ("summary",)  # sections built after all others
+SECTION_THREADS = 3
 SEEN_GAMES = 200_000  # the IWD note pools the first this many games (its cost does not grow with the run)
 
 
@@ -420,7 +421,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     # The card and turn figures (from the run's stored sums, or large scans of raw rows) are
     # computed in background threads (polars frees the GIL) while this thread computes the
     # small metrics and draws; matplotlib stays on this thread.
-    with ThreadPoolExecutor(max_workers=2) as background:
+    with ThreadPoolExecutor(max_workers=2) as background, ThreadPoolExecutor(max_workers=SECTION_THREADS) as builders:
         two_seats = run.n_seats >= 2 and sources.has_card_values(run)
         steps = run.turns is not None or (run.sums is not None and aggregates.STEPS in run.sums)
         pending = _Pending(
@@ -433,10 +434,8 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
             background.submit(sources.tier_counts_of, run) if two_seats and len(tier_names(run.seats)) >= 2 else None,
         )
         ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
-        built: dict[str, str | None] = {}
-        for s in SECTIONS:
-            if s.anchor not in LAST:
-                built[s.anchor] = s.build(ctx)
+        first = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor not in LAST}
+        built: dict[str, str | None] = {anchor: f.result() for anchor, f in first.items()}
         for s in SECTIONS:
             if s.anchor in LAST:
                 built[s.anchor] = s.build(ctx)

@@ -69,7 +69,7 @@ def ratio_change(table: np.ndarray) -> dict[str, float]:
     z = u_a[None, :] - u_b[:, None]
     var = float((counts * z * z).sum() / (n - 1))
     est = stats.mean_ci_stats(np.array([r_a - r_b]), np.array([np.sqrt(var)]), np.array([int(n)]))
-    return {**out, "change": r_a - r_b, "change_lo": float(est.lo[0]), "change_hi": float(est.hi[0])}
+    return {**out, "change": float(r_a - r_b), "change_lo": float(est.lo[0]), "change_hi": float(est.hi[0])}
 
 
 def value_change_batch(
