@@ -251,7 +251,7 @@ def choose_heuristic(s, tactician: bool) -> int:
     return best_for_card(s, p, 0, tactician)
 
 
-@hot
+@kernel
 def choose(bot: int, s) -> int:
     """Return the encoded action of policy ``bot`` for the current decision of ``s``."""
     if bot == Bot.RANDOM:

@@ -43,7 +43,11 @@ from sims.blessings.battles import (  # noqa: F401  (re-exported: kernel.<rule> 
     start_battle,
 )
 from sims.blessings.state import (
+    CARD_RECORD_DTYPE,
+    GAME_DTYPE,
     NO_CARD,
+    SEAT_DTYPE,
+    TURN_DTYPE,
     ActionKind,
     BattleEnd,
     CardType,
@@ -74,13 +78,13 @@ from sims.blessings.zones import (  # noqa: F401
     reshuffle,
 )
 from sims.core import rng
-from sims.core.driver import audit, logged_events, mark
+from sims.core.driver import audit, mark
 from sims.core.jit import hot, kernel
 from sims.core.piles import push, remove_at
 from sims.core.records import NO_WINNER
 
 
-@kernel
+@hot
 def reset(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     """Empty every zone, pool and counter of ``s`` in place for game ``game`` seeded by ``seed``."""
     m = s.meta
@@ -291,7 +295,7 @@ def apply_action(s, a: int, counting: bool = True) -> None:
     advance(s, counting)
 
 
-@kernel
+@hot
 def set_up(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     """Reset ``s`` for game ``game``: deal each seat its cards (R3) and start the first battle."""
     reset(s, game, seed, counting)
@@ -299,7 +303,7 @@ def set_up(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     advance(s, counting)
 
 
-@kernel
+@hot
 def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray, counting: bool = True) -> None:
     """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
 
@@ -397,26 +401,26 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
         counts[3] += 1
 
 
-@kernel
+@hot
 def play_batch(
-    params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts, counting,
+    state, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report, counting,
 ) -> int:  # fmt: skip
-    """Play games ``first_game ..`` into the record buffers; return how many completed (``play_games``).
+    """Play games ``first_game ..`` on a ``prepare``d ``state`` into the record buffers; return how many completed.
 
-    ``counting`` is a constant of each caller (``play_games_counted``, ``play_games_uncounted``):
-    Numba compiles one version of the game loop for each, and the uncounted one keeps no
-    seats, cards or turns counters at all.
+    The one game loop behind ``play_games``, ``check_games`` and ``replay_game``, copied
+    into the two compiled entries ``batch_counted`` and ``batch_uncounted``: ``counting``
+    is a constant of each, so Numba compiles one loop that keeps the seats, cards and turns
+    counters and one that keeps none at all. A buffer of size 0 means that table is not
+    wanted; a non-empty ``report`` audits every decision (``play_game``).
     """
-    state = prepare(cards, params, weights, 0)
-    no_report = np.zeros(0, np.int64)
     counts[:] = 0
     for k in range(n_games):
-        s = state[0]  # taken inside the loop: keeps ``state`` alive (see state.py)
+        s = state[0]  # the caller holds ``state``
         if not fits(s, record_cards, games, seats, cards_out, counts):
             return k
         g = first_game + k
-        play_game(s, bot_ids, g, rng.game_seed(root_seed, g), no_report, counting)
+        play_game(s, bot_ids, g, rng.game_seed(root_seed, g), report, counting)
         if record_turns and counts[3] + s.meta.battle > turns.shape[0]:
             return k  # its battle rows do not fit: the caller grows the buffers and replays it
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
@@ -424,27 +428,31 @@ def play_batch(
 
 
 @kernel
-def play_games_counted(
-    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts,
+def batch_counted(
+    state, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report,
 ) -> int:  # fmt: skip
-    """``play_games`` with the seats, cards and turns counters kept."""
+    """``play_batch`` with the seats, cards and turns counters kept (any table but games; audits; replays)."""
     return play_batch(
-        params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-        games, seats, cards_out, turns, counts, True,
+        state, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+        games, seats, cards_out, turns, counts, report, True,
     )  # fmt: skip
 
 
 @kernel
-def play_games_uncounted(
-    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts,
+def batch_uncounted(
+    state, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts, report,
 ) -> int:  # fmt: skip
-    """``play_games`` for the games table alone: no counter is kept (the same games)."""
+    """``play_batch`` for the games table alone: no counter is kept (the same games)."""
     return play_batch(
-        params, cards, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-        games, seats, cards_out, turns, counts, False,
+        state, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
+        games, seats, cards_out, turns, counts, report, False,
     )  # fmt: skip
+
+
+NO_REPORT = np.zeros(0, np.int64)
+NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
 
 
 def play_games(
@@ -454,30 +462,31 @@ def play_games(
     """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
 
     ``decks`` is unused: each seat's cards follow from ``deck_mode`` (R3). A run that asks
-    for the games table alone plays through ``play_games_uncounted`` (compiled on first
-    use), any other through ``play_games_counted``.
+    for the games table alone plays through ``batch_uncounted`` (compiled on first use),
+    any other through ``batch_counted``.
     """
     counted = seats.shape[0] > 0 or record_cards or record_turns
-    entry = play_games_counted if counted else play_games_uncounted
+    entry = batch_counted if counted else batch_uncounted
     return entry(
-        params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-        games, seats, cards_out, turns, counts,
+        prepare(cards, params, weights, 0), bot_ids, np.uint64(root_seed), int(first_game), int(n_games),
+        int(record_cards), int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT,
     )  # fmt: skip
 
 
-@kernel
 def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
     """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
-    state = prepare(cards, params, weights, 0)
     report[:] = 0
-    for k in range(n_games):
-        g = first_game + k
-        play_game(state[0], bot_ids, g, rng.game_seed(root_seed, g), report, True)
+    batch_counted(
+        prepare(cards, params, weights, 0), bot_ids, np.uint64(root_seed), int(first_game), int(n_games), 0, 0,
+        *NO_ROWS, np.zeros(4, np.int64), report,
+    )  # fmt: skip
 
 
-@kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     state = prepare(cards, params, weights, 1)
-    play_game(state[0], bot_ids, game, rng.game_seed(root_seed, game), np.zeros(0, np.int64), True)
-    return logged_events(state)
+    batch_counted(
+        state, bot_ids, np.uint64(root_seed), int(game), 1, 0, 0, *NO_ROWS, np.zeros(4, np.int64), NO_REPORT
+    )  # fmt: skip
+    s = state[0]  # item syntax: a compiled ``prepare`` returns plain np.void elements
+    return s["scratch"]["log"][: s["meta"]["log_n"]].copy()

@@ -1,4 +1,4 @@
-"""The games-only entry (``kernel.play_games_uncounted``, no counters kept) plays the same games as the counted one.
+"""The games-only entry (``kernel.batch_uncounted``, no counters kept) plays the same games as the counted one.
 
 A run that asks for the games table alone goes through a separately compiled game loop
 that skips every seats, cards and turns counter; its games rows must equal those of a
