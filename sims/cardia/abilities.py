@@ -410,7 +410,7 @@ def note_activation(s, g, p: int, c: int, copier: int) -> None:
         log_event(s, g, EventKind.COPY, p, copier, c, s.cards[c].effect, 0)
 
 
-@kernel
+@hot
 def resolve(s, g, p: int, ability: int, k: int) -> None:
     """Resolve seat ``p``'s instant ``ability`` with "this card" at encounter ``k``, following copy chains (R7)."""
     draws = 0

@@ -31,9 +31,13 @@ from sims.cardia.rounds import (
 )
 from sims.cardia.state import (
     BOT_PLAY,
+    CARD_RECORD_DTYPE,
     DECK_DIFFICULTY,
+    GAME_DTYPE,
     LOCATION_DIFFICULTY,
     NO_CARD,
+    SEAT_DTYPE,
+    TURN_DTYPE,
     Deck,
     DeckChoice,
     EndReason,
@@ -49,7 +53,7 @@ from sims.cardia.state import (
 from sims.cardia.table import derive, end_game, winning
 from sims.cardia.zones import clear_card_record, draw, hand_index, log_event, record
 from sims.core import rng
-from sims.core.driver import logged_events, mark
+from sims.core.driver import mark
 from sims.core.jit import hot, kernel
 from sims.core.records import NO_WINNER
 
@@ -258,7 +262,7 @@ def finish_cards(s, g) -> None:
 # -- games and matches ------------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def play_game(s, game: int, seed: np.uint64, report: np.ndarray) -> None:
     """Play game (or best-of-3 match, R1) ``game`` from ``seed`` in place.
 
@@ -400,48 +404,66 @@ def write_records(s, record_cards: int, record_turns: int, games, seats, cards_o
 
 
 @kernel
-def play_games(
-    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts,
+def play_batch(
+    state, root_seed, first_game, n_games, record_cards, record_turns, games, seats, cards_out, turns, counts, report,
 ) -> int:  # fmt: skip
-    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+    """Play games ``first_game ..`` on a ``prepare``d ``state`` into the record buffers; return how many completed.
 
-    ``decks`` is unused: the decks follow from the rules (R2). A game whose rows do not
-    fit stops the batch before it is written; the caller grows the buffers and replays it.
+    The one compiled game loop behind ``play_games``, ``check_games`` and ``replay_game``
+    (each compiled entry re-optimises the whole game below it). A buffer of size 0 means
+    that table is not wanted; a non-empty ``report`` checks every round (``play_game``). A
+    game whose rows do not fit stops the batch before it is written; the caller grows the
+    buffers and replays it.
     """
-    state = prepare(cards, params, bot_ids, weights, np.int64(0))
-    no_report = np.zeros(0, np.int64)
     counts[:] = 0
     for k in range(n_games):
-        s = state[0]  # taken inside the loop: ``state`` stays alive until the loop ends
+        s = state[0]  # the caller holds ``state``
         g = first_game + k
-        play_game(s, g, rng.game_seed(root_seed, g), no_report)
+        play_game(s, g, rng.game_seed(root_seed, g), report)
         if not fits(s, record_cards, record_turns, games, seats, cards_out, turns, counts):
             return k
         write_records(s, record_cards, record_turns, games, seats, cards_out, turns, counts)
     return n_games
 
 
-@kernel
+NO_REPORT = np.zeros(0, np.int64)
+NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
+
+
+def play_games(
+    params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
+    games, seats, cards_out, turns, counts,
+) -> int:  # fmt: skip
+    """Play games ``first_game ..`` into the record buffers; return how many completed (GameSpec contract).
+
+    ``decks`` is unused: the decks follow from the rules (R2).
+    """
+    return play_batch(
+        prepare(cards, params, bot_ids, weights, 0), np.uint64(root_seed), int(first_game), int(n_games),
+        int(record_cards), int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT,
+    )  # fmt: skip
+
+
 def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, report) -> None:
     """Play the same games as ``play_games`` auditing every decision and round; fill ``report``.
 
     ``report`` (int64[4]): decisions, conservation or derivation violations (R5),
     illegal choices, games that hit the round cap.
     """
-    state = prepare(cards, params, bot_ids, weights, np.int64(0))
+    state = prepare(cards, params, bot_ids, weights, 0)
     report[:] = 0
-    state[0].meta.checking = 1
-    for k in range(n_games):
-        g = first_game + k
-        play_game(state[0], g, rng.game_seed(root_seed, g), report)
-    report[0] = state[0].meta.decisions
-    report[2] = state[0].meta.illegal
+    meta = state["meta"]  # field views of the array: writes reach the state
+    meta["checking"][0] = 1
+    play_batch(
+        state, np.uint64(root_seed), int(first_game), int(n_games), 0, 0, *NO_ROWS, np.zeros(4, np.int64), report
+    )  # fmt: skip
+    report[0] = meta["decisions"][0]
+    report[2] = meta["illegal"][0]
 
 
-@kernel
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
-    state = prepare(cards, params, bot_ids, weights, np.int64(1))
-    play_game(state[0], game, rng.game_seed(root_seed, game), np.zeros(0, np.int64))
-    return logged_events(state)
+    state = prepare(cards, params, bot_ids, weights, 1)
+    play_batch(state, np.uint64(root_seed), int(game), 1, 0, 0, *NO_ROWS, np.zeros(4, np.int64), NO_REPORT)
+    s = state[0]  # item syntax: a compiled ``prepare`` returns plain np.void elements
+    return s["scratch"]["log"][: s["meta"]["log_n"]].copy()

@@ -154,21 +154,19 @@ def phase2(s, g, k: int) -> None:
         loser = np.int64(1 - g.reveal_res)
         g.acted = loser
         activate(s, g, loser, k)
-    if g.over or g.cur < 0:
-        end_of_phase2(s, g)
-        return
-    engineered = False
-    for p in range(2):
-        if g.due_eng[g.cur, p] > 0:
-            add_modifier(s, g, np.int64(g.cur), p, np.int64(5 * g.due_eng[g.cur, p]))
-            g.due_eng[g.cur, p] = 0
-            engineered = True
-    if engineered:
-        settle(s, g)
-    end_of_phase2(s, g)
+    if not g.over and g.cur >= 0:
+        engineered = False
+        for p in range(2):
+            if g.due_eng[g.cur, p] > 0:
+                add_modifier(s, g, np.int64(g.cur), p, np.int64(5 * g.due_eng[g.cur, p]))
+                g.due_eng[g.cur, p] = 0
+                engineered = True
+        if engineered:
+            settle(s, g)
+    end_of_phase2(s, g)  # one call: copied into phase2, its only caller
 
 
-@kernel
+@hot
 def end_of_phase2(s, g) -> None:
     """Check the Mechanical Djinn at the end of phase 2 (its default and ``once`` readings, R16)."""
     if s.params.mechanical_djinn_check == DjinnCheck.END_OF_PHASE2:
