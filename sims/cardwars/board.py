@@ -2,7 +2,7 @@
 
 Every function mutates or reads the state record ``s`` in place. ``settle`` runs
 ``stats.refresh`` (each Creature's ATK and DEF, R12) and destroys every Creature whose damage
-reaches its DEF (R12), until nothing changes. A card's triggered effects (leaves play,
+reaches its DEF (R12, ``destroy_dead``), until nothing changes. A card's triggered effects (leaves play,
 changes lanes, enters play) are never resolved here: ``queue_trigger`` puts them in the
 trigger queue, in lane order when several arise together (R19), and ``effects.run_queue``
 resolves them one by one. No rule function calls back into the one that called it.
@@ -259,14 +259,22 @@ def close_batch(s) -> None:
 
 @kernel
 def settle(s) -> None:
-    """Recompute stats and destroy every Creature with damage >= DEF, repeatedly, in place (R12).
+    """Recompute stats and destroy every Creature with damage >= DEF, repeatedly, in place (R12)."""
+    refresh(s)
+    destroy_dead(s)
 
-    Creatures that die together leave play together; their leaves-play effects are queued
-    in lane order, the mover's side first in each lane (R19).
+
+@kernel
+def destroy_dead(s) -> None:
+    """Destroy every Creature with damage >= DEF in place, recomputing stats after each wave (R12).
+
+    The stats must be current when it is called: ``settle`` recomputes them first; a fight
+    calls it directly, since damage is no input of any ATK or DEF (RULES.md §13). Creatures
+    that die together leave play together; their leaves-play effects are queued in lane
+    order, the mover's side first in each lane (R19).
     """
     b, sc = s.board, s.scratch
     while True:
-        refresh(s)
         n = 0
         for lane in range(N_LANES):
             for k in range(2):
@@ -300,6 +308,7 @@ def settle(s) -> None:
                     np.int64(0),
                 )
         close_batch(s)
+        refresh(s)
 
 
 @kernel

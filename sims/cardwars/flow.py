@@ -211,7 +211,7 @@ def fight(s, p: int, lane: int) -> None:
         bd.deal_damage(s, p, lane, np.int64(back), np.int64(d), 1 - p)
         bd.credit(s, p, lane, np.int64(0), np.int64(dealt))
         bd.credit(s, 1 - p, lane, np.int64(0), np.int64(back))
-        bd.settle(s)
+        bd.destroy_dead(s)  # damage is no input of ATK/DEF: the stats the fight read are still current
     else:
         bd.hero_damage(s, 1 - p, np.int64(dealt), np.int64(c))
         bd.credit(s, p, lane, np.int64(1), np.int64(dealt))

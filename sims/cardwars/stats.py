@@ -199,28 +199,46 @@ def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
     return atk, df
 
 
+@hot
+def global_sources(s) -> int:
+    """Return the slots whose Creature gives an aura that reaches anywhere (Punk Cat, Shark), as bits ``4 q + lane``.
+
+    A Creature that lost its abilities to Schoolhouse gives none, so it is left out.
+    """
+    b = s.board
+    sources = 0
+    for r in range(2):
+        for m in range(N_LANES):
+            d = b.cr_card[r, m]
+            if d >= 0 and b.cr_copy[r, m] < 0 and s.cards[d].au_to >= AuraTo.OWN_ENTERED_THIS_TURN:
+                sources |= 1 << (N_LANES * r + m)
+    return sources
+
+
 @kernel
-def aura_pair(s, q: int, lane: int, c: int, glob: bool) -> tuple[int, int]:
+def aura_pair(s, q: int, lane: int, c: int, sources: int) -> tuple[int, int]:
     """Return the (ATK, DEF) other cards' AURA rows give the Creature ``c`` at ``(q, lane)``, in one scan.
 
-    ``glob``: some Creature in play gives an aura to Creatures anywhere (Punk Cat, Shark);
-    without one the scan over the board is skipped.
+    ``sources``: the slots of the Creatures whose auras reach anywhere (``global_sources``);
+    only those are visited, none when it is 0.
     """
     b = s.board
     atk, df = local_auras(s, q, lane, c)
-    if not glob:
+    if sources == 0:
         return atk, df
     entered = b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
-    for r in range(2):  # Punk Cat (any side), Shark (own side)
-        for m in range(N_LANES):
+    i, rest = 0, sources
+    while rest:  # Punk Cat (any side), Shark (own side)
+        if rest & 1:
+            r, m = i // N_LANES, i % N_LANES
             d = b.cr_card[r, m]
-            if d < 0 or b.cr_copy[r, m] >= 0:
-                continue
             to = s.cards[d].au_to
             moved = to == AuraTo.MOVED_CREATURES and b.cr_moved[q, lane]  # Punk Cat
             shark = to == AuraTo.OWN_ENTERED_THIS_TURN and r == q and entered  # Shark
             if moved or (shark and land_ok(s.cards[c].land, s.cards[d].au_land)):
                 atk, df = add_stat(s.cards[d].au_stat, s.cards[d].au_amount, atk, df)
+        i += 1
+        rest >>= 1
     return atk, df
 
 
@@ -258,19 +276,16 @@ def refresh(s) -> None:
 
     ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
     its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
-    rows. A first pass finds which kinds of aura are in play, so the scans they need are
-    skipped when none is (the common case).
+    rows. A first pass finds which kinds of aura are in play (and which Creatures give the
+    auras that reach anywhere), so the scans they need are skipped when none is (the common case).
     """
     b, t = s.board, s.turnfx
-    glob = False  # Punk Cat, Shark: auras that reach anywhere
+    sources = global_sources(s)  # Punk Cat, Shark: auras that reach anywhere
     adj = False  # X-Large Spirit Soldier: auras to neighbours
     for q in range(2):
         for lane in range(N_LANES):
             d = b.cr_card[q, lane]
-            if d >= 0:
-                to = s.cards[d].au_to
-                glob = glob or to >= AuraTo.OWN_ENTERED_THIS_TURN
-                adj = adj or to == AuraTo.ADJACENT_OWN
+            adj = adj or (d >= 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN)
     spells = t.aura_n[0] + t.aura_n[1] > 0
     for q in range(2):
         for lane in range(N_LANES):
@@ -280,8 +295,8 @@ def refresh(s) -> None:
             k = s.cards[c]
             atk = k.atk + b.cr_tatk[q, lane]
             df = k.def_ + b.cr_pdef[q, lane]
-            if adj or glob:
-                da, dd = aura_pair(s, q, lane, c, glob)
+            if adj or sources:
+                da, dd = aura_pair(s, q, lane, c, np.int64(sources))
                 atk += da
                 df += dd
             else:  # only a Building's aura can apply
