@@ -257,11 +257,11 @@ def close_batch(s) -> None:
 # -- deaths (R11, R12, R19) -------------------------------------------------------------------
 
 
-@kernel
+@hot
 def settle(s) -> None:
     """Recompute stats and destroy every Creature with damage >= DEF, repeatedly, in place (R12)."""
-    refresh(s)
-    destroy_dead(s)
+    if refresh(s):
+        destroy_dead(s)
 
 
 @kernel
@@ -308,7 +308,8 @@ def destroy_dead(s) -> None:
                     np.int64(0),
                 )
         close_batch(s)
-        refresh(s)
+        if not refresh(s):
+            return
 
 
 @kernel

@@ -200,26 +200,31 @@ def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
 
 
 @hot
-def global_sources(s) -> int:
-    """Return the slots whose Creature gives an aura that reaches anywhere (Punk Cat, Shark), as bits ``4 q + lane``.
+def aura_sources(s) -> tuple[int, bool]:
+    """Return the slots of the auras that reach anywhere, and whether an aura reaches neighbours.
 
-    A Creature that lost its abilities to Schoolhouse gives none, so it is left out.
+    The slots are bits ``4 q + lane`` of the Creatures whose auras reach anywhere (Punk Cat,
+    Shark; not one that lost its abilities to Schoolhouse); the flag: some Creature gives an
+    aura to its neighbours (X-Large Spirit Soldier).
     """
     b = s.board
-    sources = 0
+    sources, adj = 0, False
     for r in range(2):
         for m in range(N_LANES):
             d = b.cr_card[r, m]
-            if d >= 0 and b.cr_copy[r, m] < 0 and s.cards[d].au_to >= AuraTo.OWN_ENTERED_THIS_TURN:
-                sources |= 1 << (N_LANES * r + m)
-    return sources
+            if d >= 0:
+                to = s.cards[d].au_to
+                if to >= AuraTo.OWN_ENTERED_THIS_TURN and b.cr_copy[r, m] < 0:
+                    sources |= 1 << (N_LANES * r + m)
+                adj = adj or to == AuraTo.ADJACENT_OWN
+    return sources, adj
 
 
 @kernel
 def aura_pair(s, q: int, lane: int, c: int, sources: int) -> tuple[int, int]:
     """Return the (ATK, DEF) other cards' AURA rows give the Creature ``c`` at ``(q, lane)``, in one scan.
 
-    ``sources``: the slots of the Creatures whose auras reach anywhere (``global_sources``);
+    ``sources``: the slots of the Creatures whose auras reach anywhere (``aura_sources``);
     only those are visited, none when it is 0.
     """
     b = s.board
@@ -271,21 +276,18 @@ def spell_bonus(s, q: int, lane: int, c: int) -> int:
 
 
 @kernel
-def refresh(s) -> None:
+def refresh(s) -> bool:
     """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12).
 
     ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
     its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
-    rows. A first pass finds which kinds of aura are in play (and which Creatures give the
-    auras that reach anywhere), so the scans they need are skipped when none is (the common case).
+    rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
+    they need are skipped when none is (the common case). Returns True if some Creature's
+    damage reaches its DEF (``board.settle`` then destroys it).
     """
     b, t = s.board, s.turnfx
-    sources = global_sources(s)  # Punk Cat, Shark: auras that reach anywhere
-    adj = False  # X-Large Spirit Soldier: auras to neighbours
-    for q in range(2):
-        for lane in range(N_LANES):
-            d = b.cr_card[q, lane]
-            adj = adj or (d >= 0 and s.cards[d].au_to == AuraTo.ADJACENT_OWN)
+    sources, adj = aura_sources(s)
+    dying = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     for q in range(2):
         for lane in range(N_LANES):
@@ -315,6 +317,8 @@ def refresh(s) -> None:
             if spells:
                 atk += spell_bonus(s, q, lane, c)
             b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
+            dying = dying or b.cr_dmg[q, lane] >= b.cr_def[q, lane]
+    return dying
 
 
 @hot
