@@ -257,7 +257,7 @@ def close_batch(s) -> None:
 # -- deaths (R11, R12, R19) -------------------------------------------------------------------
 
 
-@hot
+@kernel
 def settle(s) -> None:
     """Recompute stats and destroy every Creature with damage >= DEF, repeatedly, in place (R12)."""
     if refresh(s):
