@@ -279,7 +279,7 @@ def attack(s, slot: int, t: int) -> None:
     if s.cards[c].keywords & STEAL:
         for _ in range(destroyed):  # R13: a point per destroyed card, each may win (R10, E19)
             s.tally.cards[p, c].steal_points += 1
-            if rules.gain_points(s, p, 1, PointSource.STEAL, c):
+            if rules.gain_points(s, p, np.int64(1), PointSource.STEAL, np.int64(c)):
                 return
     self_effects(s, p, slot)
 
@@ -314,17 +314,17 @@ def score_action(s, slot: int) -> None:
     r.points_scored += s.cards[c].score
     bonus = s.piles.hand_n[p] // s.params.prosperity_step if s.cards[c].keywords & PROSPERITY else 0  # R14
     if s.params.prosperity_gain == ProsperityGain.SECOND_GAIN:
-        if rules.gain_points(s, p, s.cards[c].score, PointSource.SCORE, c):
+        if rules.gain_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c)):
             return  # E19: no PROSPERITY, no FRAGILE after the win
         if bonus > 0:
             r.points_scored += bonus
-            if rules.gain_points(s, p, bonus, PointSource.PROSPERITY, c):
+            if rules.gain_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c)):
                 return
     else:
-        rules.add_points(s, p, s.cards[c].score, PointSource.SCORE, c)
+        rules.add_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c))
         if bonus > 0:
             r.points_scored += bonus
-            rules.add_points(s, p, bonus, PointSource.PROSPERITY, c)
+            rules.add_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c))
         if rules.reached_target(s, p):
             return  # E19: no FRAGILE after the win
     self_effects(s, p, slot)

@@ -50,7 +50,7 @@ def needs_legal(bot_id: int) -> bool:
 @kernel
 def random_policy(s) -> int:
     """Return a uniformly random action of ``scratch.legal[:n_legal]``, drawn on lane BOT + mover."""
-    return s.scratch.legal[rng.randint(s.scratch.rng, Lane.BOT + s.meta.mover, s.scratch.n_legal)]
+    return s.scratch.legal[rng.randint(s.scratch.rng, np.int64(Lane.BOT + s.meta.mover), np.int64(s.scratch.n_legal))]
 
 
 @hot

@@ -56,7 +56,7 @@ def draw_random(s, pile: int) -> int:
     n = s.scratch.pick_n
     if n[pile] == 0:
         return NO_CARD
-    j = rng.randint(s.scratch.rng, Lane.SETUP, n[pile])
+    j = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(n[pile]))
     c = s.scratch.pick[pile, j]
     n[pile] -= 1
     s.scratch.pick[pile, j] = s.scratch.pick[pile, n[pile]]
@@ -147,7 +147,7 @@ def baseline_card(s, holder: int) -> int:
         n += could_replace(s, c, holder)
     if s.params.value_baseline == ValueBaseline.BLANK or n == 0:
         return blank
-    j = rng.randint(s.scratch.rng, Lane.SETUP, n)
+    j = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(n))
     for c in range(s.meta.n_cards):
         if could_replace(s, c, holder):
             if j == 0:
@@ -193,7 +193,7 @@ def build_decks(s, decks: np.ndarray) -> None:
         fill_piles(s)
         if s.params.value_card >= 0:
             take_from_piles(s, s.params.value_card)  # before any draw: the opponent may pick first
-        first = rng.randint(s.scratch.rng, Lane.SETUP, 2)
+        first = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(2))
         for k in range(2 * size):
             add_to_deck(s, first ^ (k & 1), k >> 1)
     else:

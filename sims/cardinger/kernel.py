@@ -74,19 +74,31 @@ from sims.cardinger.state import (
 )
 from sims.core import rng
 from sims.core.driver import audit, mark
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import pop_top, push
 from sims.core.records import NEVER, NO_WINNER
 
 # -- bookkeeping ------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full).
+
+    Only the ``log_on`` test is copied into each caller; the write is one ``write_event``
+    compiled once for int64 arguments (each mix of literal and int8/int16 arguments was a
+    separate compiled version: 19 of them).
+    """
+    if s.meta.log_on:
+        write_event(s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra))
+
+
+@kernel
+def write_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Write one event to ``s.scratch.log`` in place (no-op once ``MAX_EVENTS`` are written)."""
     m = s.meta
     k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
+    if k >= MAX_EVENTS:
         return
     e = s.scratch.log[k]
     e.turn, e.seat, e.kind, e.card, e.target, e.value, e.extra = m.turn, seat, kind, card, target, value, extra
@@ -168,7 +180,7 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64) -> None:
     """Reset ``s`` and prepare game ``game``: first seat (R3), decks (R2), hands, turn 1 (phase 1)."""
     reset(s, game, seed)
     m = s.meta
-    coin = rng.randint(s.scratch.rng, Lane.SETUP, 2)  # always drawn: lane SETUP stays paired across first_seat
+    coin = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(2))  # always drawn: lane SETUP stays paired across first_seat
     m.first_seat = coin if s.params.first_seat == FirstSeat.RANDOM else game % 2
     m.mover = m.first_seat
     s.tally.seats[m.first_seat].first = 1
@@ -253,7 +265,9 @@ def start_turn(s) -> None:
         replenish(s, p)  # R15 digital: includes cards destroyed on the opponent's turn (E18)
     if s.tally.replenished[p]:
         s.tally.replenished[p] = 0
-        if s.params.replenish_point > 0 and gain_points(s, p, s.params.replenish_point, PointSource.REPLENISH, NO_CARD):
+        if s.params.replenish_point > 0 and gain_points(
+            s, p, np.int64(s.params.replenish_point), PointSource.REPLENISH, np.int64(NO_CARD)
+        ):
             return  # E19: the replenish point can win before the draw
     if m.turn > 1 or s.params.first_turn_draw:  # R16: no draw on the game's first turn
         c = draw(s, p)  # R16, E15: nothing with a full hand or an empty deck
