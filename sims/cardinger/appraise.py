@@ -214,7 +214,7 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@kernel
+@hot
 def play_or_retire(s, p: int) -> int:
     """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:
@@ -366,7 +366,7 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
     return best_a, best
 
 
-@kernel
+@hot
 def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 

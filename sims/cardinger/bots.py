@@ -96,6 +96,18 @@ def greedy(s) -> int:
 
 
 @kernel
+def field_action_call(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
+    """``best_field_action`` as one compiled call: tuned's (greedy has it copied into the game loop)."""
+    return best_field_action(s, p, threat, hold, cycle)
+
+
+@kernel
+def play_or_retire_call(s, p: int) -> int:
+    """``play_or_retire`` as one compiled call: tuned's (greedy has it copied into the game loop)."""
+    return play_or_retire(s, p)
+
+
+@kernel
 def threat_level(s, p: int) -> float:
     """Return the tuned bot's extra kill value per SCORE: ``threat`` when the opponent's field could soon win."""
     o = 1 - p
@@ -148,7 +160,7 @@ def tuned(s) -> int:
     if a == NO_ACTION and s.params.target_score - s.tally.score[p] == 1:
         a = winning_steal(s, p)
     if a == NO_ACTION and s.meta.phase == Phase.PLAY:
-        a = play_or_retire(s, p)
+        a = play_or_retire_call(s, p)
     if a != NO_ACTION:
         return a
     a = lethal_score(s, p)
@@ -156,7 +168,7 @@ def tuned(s) -> int:
         return a
     w = s.scratch.weights[p]
     hold = w[W.DRAW_FIRST] > 0 and drawer_waiting(s, p)
-    a, v = best_field_action(s, p, threat_level(s, p), hold, w[W.CYCLE])
+    a, v = field_action_call(s, p, threat_level(s, p), hold, w[W.CYCLE])
     if a != NO_ACTION and v > w[W.ACT_MIN]:
         return a
     return END_TURN
