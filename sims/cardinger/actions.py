@@ -33,6 +33,8 @@ from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER
 
+SELF_EFFECTS = DEVOUR | DECAY | FRAGILE  # the keywords that change the acting card (R11)
+
 
 @kernel
 def full_acts(s, c: int) -> int:
@@ -219,14 +221,24 @@ def pay_cost(s, i: int) -> None:
 def retire(s, slot: int) -> None:
     """Retire the mover's field card at ``slot`` to its discard pile in place (R6)."""
     p = s.meta.mover
-    c = leave_field(s, p, slot)
+    c = leave_field(s, np.int64(p), np.int64(slot))
     s.tally.cards[p, c].times_retired += 1
     rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
 
 
-@kernel
+@hot
 def self_effects(s, p: int, slot: int) -> None:
-    """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11)."""
+    """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11).
+
+    Only the keyword test is copied into each caller: most cards have none of the three.
+    """
+    if s.cards[s.field.card[p, slot]].keywords & SELF_EFFECTS:
+        apply_self_effects(s, np.int64(p), np.int64(slot))
+
+
+@kernel
+def apply_self_effects(s, p: int, slot: int) -> None:
+    """Apply DEVOUR, then DECAY, then FRAGILE to the card at seat ``p``'s ``slot`` in place (``self_effects``)."""
     f = s.field
     c = f.card[p, slot]
     kw = s.cards[c].keywords
@@ -240,7 +252,7 @@ def self_effects(s, p: int, slot: int) -> None:
         f.hp[p, slot] -= 1
         rules.log_event(s, EventKind.FRAGILE, p, c, NO_CARD, f.hp[p, slot], 0)
         if f.hp[p, slot] <= 0:  # E6, E8: destroyed after its action resolved
-            destroy(s, p, slot, NO_CARD)
+            destroy(s, p, slot, np.int64(NO_CARD))
             s.tally.seats[p].own_fragile_losses += 1
 
 
@@ -253,7 +265,7 @@ def hit(s, p: int, c: int, t: int) -> int:
     rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
     if s.field.hp[o, t] > 0:
         return 0
-    destroy(s, o, t, c)  # to its owner's discard pile (R18)
+    destroy(s, o, t, np.int64(c))  # to its owner's discard pile (R18)
     s.tally.cards[p, c].cards_destroyed += 1
     s.tally.seats[p].cards_destroyed += 1
     return 1

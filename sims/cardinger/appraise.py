@@ -17,7 +17,7 @@ reads the state and changes nothing.
 
 import numpy as np
 
-from sims.cardinger.actions import can_draw, can_retire, can_score, can_target
+from sims.cardinger.actions import SELF_EFFECTS, can_draw, can_retire, can_score, can_target
 from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
@@ -35,7 +35,6 @@ from sims.cardinger.weights import W
 from sims.core.jit import hot, kernel
 
 NO_ACTION = -1
-SELF_EFFECTS = DEVOUR | DECAY | FRAGILE
 
 
 @kernel
@@ -75,7 +74,7 @@ def field_value(s, owner: int, slot: int, judge: int) -> float:
 # -- phase 2: pay, play, retire ------------------------------------------------------------
 
 
-@kernel
+@hot
 def cheapest_in_hand(s, p: int) -> int:
     """Return the hand index of seat ``p``'s lowest-valued card (first on ties)."""
     best, best_i = np.inf, 0
@@ -203,7 +202,7 @@ def best_card_to_play(s, p: int) -> tuple:
     return best_i, best
 
 
-@kernel
+@hot
 def weakest_slot(s, p: int) -> tuple:
     """Return (slot, value) of seat ``p``'s lowest-valued field card."""
     best, best_slot = np.inf, 0

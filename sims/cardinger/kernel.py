@@ -292,7 +292,7 @@ def record_turn(s) -> None:
     t.plays, t.actions = m.plays, m.actions
 
 
-@kernel
+@hot
 def end_turn(s) -> None:
     """Run phase 4 for the mover in place (idle draw R17, replenish R15), then pass the turn (R20 cap)."""
     m = s.meta
