@@ -30,7 +30,7 @@ from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exp
 from sims.core import rng
 from sims.core.jit import hot, kernel
 
-NO_HOLD = np.bool_(False)  # a typed False, not the literal: greedy then shares tuned's compiled best_field_action
+NO_HOLD = np.bool_(False)  # greedy never holds back score actions (tuned's draw_first); a global: a compile-time constant
 
 
 class Bot(IntEnum):

@@ -141,7 +141,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
 # -- set-up: R3 first seat, decks (decks.py, R2), opening hands ----------------------------
 
 
-@kernel
+@hot
 def draw(s, p: int) -> int:
     """Move seat ``p``'s top deck card to its hand in place; return it (NO_CARD: empty deck or full hand)."""
     if s.piles.deck_n[p] == 0 or s.piles.hand_n[p] >= s.params.hand_limit:
@@ -253,7 +253,7 @@ def replenish(s, p: int) -> None:
 # -- phase 1 and phase 4 ------------------------------------------------------------------
 
 
-@kernel
+@hot
 def start_turn(s) -> None:
     """Run phase 1 for ``meta.mover`` in place (replenish point R15, draw R16) and open phase 2 (R4)."""
     m = s.meta
