@@ -213,7 +213,7 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@hot
+@kernel
 def play_or_retire(s, p: int) -> int:
     """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:

@@ -102,12 +102,6 @@ def field_action_call(s, p: int, threat: float, hold: bool, cycle: float) -> tup
 
 
 @kernel
-def play_or_retire_call(s, p: int) -> int:
-    """``play_or_retire`` as one compiled call: tuned's (greedy has it copied into the game loop)."""
-    return play_or_retire(s, p)
-
-
-@kernel
 def threat_level(s, p: int) -> float:
     """Return the tuned bot's extra kill value per SCORE: ``threat`` when the opponent's field could soon win."""
     o = 1 - p
@@ -160,7 +154,7 @@ def tuned(s) -> int:
     if a == NO_ACTION and s.params.target_score - s.tally.score[p] == 1:
         a = winning_steal(s, p)
     if a == NO_ACTION and s.meta.phase == Phase.PLAY:
-        a = play_or_retire_call(s, p)
+        a = play_or_retire(s, p)
     if a != NO_ACTION:
         return a
     a = lethal_score(s, p)
