@@ -365,7 +365,7 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
     return best_a, best
 
 
-@hot
+@kernel
 def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 

@@ -30,7 +30,7 @@ from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exp
 from sims.core import rng
 from sims.core.jit import hot, kernel
 
-NO_HOLD = np.bool_(False)  # greedy never holds back score actions (tuned's draw_first); a global: a compile-time constant
+NO_HOLD = np.bool_(False)  # a typed False, not the literal: greedy then shares tuned's compiled best_field_action
 
 
 class Bot(IntEnum):
@@ -96,12 +96,6 @@ def greedy(s) -> int:
 
 
 @kernel
-def field_action_call(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
-    """``best_field_action`` as one compiled call: tuned's (greedy has it copied into the game loop)."""
-    return best_field_action(s, p, threat, hold, cycle)
-
-
-@kernel
 def threat_level(s, p: int) -> float:
     """Return the tuned bot's extra kill value per SCORE: ``threat`` when the opponent's field could soon win."""
     o = 1 - p
@@ -162,7 +156,7 @@ def tuned(s) -> int:
         return a
     w = s.scratch.weights[p]
     hold = w[W.DRAW_FIRST] > 0 and drawer_waiting(s, p)
-    a, v = field_action_call(s, p, threat_level(s, p), hold, w[W.CYCLE])
+    a, v = best_field_action(s, p, threat_level(s, p), hold, w[W.CYCLE])
     if a != NO_ACTION and v > w[W.ACT_MIN]:
         return a
     return END_TURN
