@@ -90,7 +90,9 @@ def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra
     separate compiled version: 19 of them).
     """
     if s.meta.log_on:
-        write_event(s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra))
+        write_event(
+            s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra)
+        )
 
 
 @kernel
@@ -180,7 +182,8 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64) -> None:
     """Reset ``s`` and prepare game ``game``: first seat (R3), decks (R2), hands, turn 1 (phase 1)."""
     reset(s, game, seed)
     m = s.meta
-    coin = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(2))  # always drawn: lane SETUP stays paired across first_seat
+    # always drawn: lane SETUP stays paired across first_seat
+    coin = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(2))
     m.first_seat = coin if s.params.first_seat == FirstSeat.RANDOM else game % 2
     m.mover = m.first_seat
     s.tally.seats[m.first_seat].first = 1
