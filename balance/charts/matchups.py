@@ -30,6 +30,7 @@ def plot_matchup_matrix(df: pl.DataFrame, *, ax: Axes | None = None) -> Axes:
     if ax is None:
         size = 1.6 + 1.25 * k
         ax = new_axes(size + 1.2, size)[0]
+        ax.figure.subplots_adjust(right=1 - 1.1 / (size + 1.2))  # room for the colour bar, its ticks and label
     grid = np.full((k, k), np.nan)
     where = {d: i for i, d in enumerate(decks)}
     for r in df.iter_rows(named=True):
