@@ -81,7 +81,7 @@ from sims.core import rng
 from sims.core.driver import audit, mark
 from sims.core.jit import hot, kernel
 from sims.core.piles import push, remove_at
-from sims.core.records import NO_WINNER
+from sims.core.records import NO_REPORT, NO_WINNER, no_rows
 
 
 @hot
@@ -451,8 +451,7 @@ def batch_uncounted(
     )  # fmt: skip
 
 
-NO_REPORT = np.zeros(0, np.int64)
-NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
+NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)
 
 
 def play_games(

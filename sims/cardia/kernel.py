@@ -55,7 +55,7 @@ from sims.cardia.zones import clear_card_record, draw, hand_index, log_event, re
 from sims.core import rng
 from sims.core.driver import mark
 from sims.core.jit import hot, kernel
-from sims.core.records import NO_WINNER
+from sims.core.records import NO_REPORT, NO_WINNER, no_rows
 
 N_SETTINGS = 9  # locations in a sweep (none + 8)
 
@@ -426,8 +426,7 @@ def play_batch(
     return n_games
 
 
-NO_REPORT = np.zeros(0, np.int64)
-NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
+NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)
 
 
 def play_games(

@@ -76,7 +76,7 @@ from sims.core import rng
 from sims.core.driver import audit, mark
 from sims.core.jit import hot, kernel
 from sims.core.piles import pop_top, push
-from sims.core.records import NEVER, NO_WINNER
+from sims.core.records import NEVER, NO_REPORT, NO_WINNER, no_rows
 
 # -- bookkeeping ------------------------------------------------------------------------
 
@@ -454,8 +454,7 @@ def play_batch(
     return n_games
 
 
-NO_REPORT = np.zeros(0, np.int64)
-NO_ROWS = (np.zeros(0, GAME_DTYPE), np.zeros(0, SEAT_DTYPE), np.zeros(0, CARD_RECORD_DTYPE), np.zeros(0, TURN_DTYPE))
+NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)
 
 
 def play_games(

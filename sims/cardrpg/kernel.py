@@ -119,7 +119,7 @@ from sims.cardrpg.zones import (  # noqa: F401
 from sims.core import rng
 from sims.core.driver import audit
 from sims.core.jit import hot, kernel
-from sims.core.records import EVENT_DTYPE
+from sims.core.records import EVENT_DTYPE, NO_REPORT
 
 ACE = 1
 
@@ -622,7 +622,6 @@ def play_batch(
 
 TABLE_DTYPES = {"games": GAME_DTYPE, "seats": SEAT_DTYPE, "cards": CARD_RECORD_DTYPE, "turns": TURN_DTYPE}
 NO_ROWS = {name: np.zeros(0, dtype) for name, dtype in {**TABLE_DTYPES, "events": EVENT_DTYPE}.items()}
-NO_REPORT = np.zeros(0, np.int64)
 
 
 def play_games(

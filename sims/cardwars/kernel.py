@@ -34,6 +34,7 @@ from sims.cardwars.stats import refresh  # noqa: F401  (kernel.refresh: scenario
 from sims.core import rng
 from sims.core.driver import audit, logged_events
 from sims.core.jit import hot, kernel
+from sims.core.records import NO_REPORT, no_rows
 
 
 @kernel
@@ -283,12 +284,7 @@ def drive(
     return n_games, logged_events(state)
 
 
-NO_REPORT = np.zeros(0, np.int64)
-
-
-def no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Empty games/seats/cards/turns buffers: every table switched off."""
-    return tuple(np.zeros(0, dtype) for dtype in (GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE))
+NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)
 
 
 def play_games(
@@ -311,7 +307,7 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
     """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
     drive(
         params, cards, decks, bot_ids, weights, np.uint64(root_seed), int(first_game), int(n_games), 0, 0,
-        *no_rows(), np.zeros(4, np.int64), report, 0,
+        *NO_ROWS, np.zeros(4, np.int64), report, 0,
     )  # fmt: skip
 
 
@@ -319,6 +315,6 @@ def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.n
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     _, events = drive(
         params, cards, decks, bot_ids, weights, np.uint64(root_seed), int(game), 1, 0, 0,
-        *no_rows(), np.zeros(4, np.int64), NO_REPORT, 1,
+        *NO_ROWS, np.zeros(4, np.int64), NO_REPORT, 1,
     )  # fmt: skip
     return events

@@ -71,3 +71,11 @@ def check_core_columns(tables: dict[str, np.dtype], seats: int = 2) -> None:
 def empty_records(dtype: np.dtype, capacity: int) -> np.ndarray:
     """Return a zeroed record array of ``capacity`` rows (the kernel fills a prefix)."""
     return np.zeros(capacity, dtype=dtype)
+
+
+NO_REPORT = np.zeros(0, np.int64)  # the audit report passed by a call that does not audit
+
+
+def no_rows(*dtypes: np.dtype) -> tuple[np.ndarray, ...]:
+    """Return one empty record array per dtype: the table buffers of a call that records none (audit, replay)."""
+    return tuple(np.zeros(0, dtype) for dtype in dtypes)
