@@ -115,3 +115,46 @@ def deck_order(matchups: pl.DataFrame) -> list[str]:
     if matchups.height == 0 or "deck" not in columns(matchups):
         return []
     return sorted(set(matchups["deck"].to_list()) | set(matchups["opponent"].to_list()))
+
+
+def members_from_dim(card_dim: pl.DataFrame, decks: list[str]) -> pl.DataFrame | None:
+    """Return ``card, deck`` from the card dimension's ``in_<deck>`` copy counts, or None if a deck has none.
+
+    Examples
+    --------
+    >>> dim = pl.DataFrame({"card": [0, 1, 2], "in_a": [2, 0, 1], "in_b": [0, 3, 1]})
+    >>> members_from_dim(dim, ["a", "b"]).rows()
+    [(0, 'a'), (1, 'b'), (2, 'a'), (2, 'b')]
+    >>> members_from_dim(dim, ["a", "c"]) is None
+    True
+    """
+    if "card" not in card_dim.columns or any(f"in_{d}" not in card_dim.columns for d in decks):
+        return None
+    parts = [
+        card_dim.filter(pl.col(f"in_{d}") > 0).select(pl.col("card").cast(pl.Int64), pl.lit(d).alias("deck"))
+        for d in decks
+    ]
+    return pl.concat(parts).sort("card", "deck")
+
+
+def deck_members(cards: pl.LazyFrame, seats: pl.LazyFrame, *, max_games: int = 2_000) -> pl.DataFrame:
+    """Return which named decks hold each card: ``card, deck`` (one row per card and deck), sorted.
+
+    Read from the first ``max_games`` games of the ``cards`` table (one row per game, seat
+    and card held) joined to the seat's ``deck``: the decks are fixed lists, so a few
+    thousand games show every card of every deck that was played.
+
+    Examples
+    --------
+    >>> cards = pl.LazyFrame({"game": [0, 0, 0, 1], "seat": [0, 0, 1, 0], "card": [5, 6, 5, 7]})
+    >>> seats = pl.LazyFrame({"game": [0, 0, 1], "seat": [0, 1, 0], "deck": ["a", "b", "c"], "won": [1, 0, 0]})
+    >>> deck_members(cards, seats).rows()
+    [(5, 'a'), (5, 'b'), (6, 'a'), (7, 'c')]
+    """
+    first = cards.select(pl.col("game").min()).collect().item()
+    if first is None:
+        return pl.DataFrame(schema={"card": pl.Int64, "deck": pl.String})
+    held = cards.filter(pl.col("game") < first + max_games).select("game", "seat", pl.col("card").cast(pl.Int64))
+    first_games = pl.col("game") < first + max_games
+    decks = seats.lazy().filter(first_games).select("game", "seat", pl.col("deck").cast(pl.String))
+    return held.join(decks, on=["game", "seat"]).select("card", "deck").unique().sort("card", "deck").collect()

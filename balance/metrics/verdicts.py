@@ -22,7 +22,13 @@ SHORTER = 0.9  # unseen-card games shorter than this share of seen-card games: I
 
 
 def flag_cards(
-    df: pl.DataFrame, metric: str, *, lo: str | None = None, hi: str | None = None, band: float = BAND
+    df: pl.DataFrame,
+    metric: str,
+    *,
+    lo: str | None = None,
+    hi: str | None = None,
+    band: float = BAND,
+    members: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Add ``reference`` (the median card's ``metric``) and ``verdict`` to a per-card frame.
 
@@ -31,26 +37,59 @@ def flag_cards(
     lies above the reference, ``too weak`` in mirror image, else null. Cards without a
     value get no verdict and do not count towards the median.
 
+    With ``members`` (``card, deck``: which fixed decks hold each card, as
+    :func:`balance.metrics.matchups.deck_members` returns) a card is judged against the
+    median card of its own deck (of the decks holding it, pooled, for a card in several),
+    so an observational metric stops flagging whole decks: in a game of fixed starter
+    decks a card's GIH WR is mostly its deck's win rate. Cards in no listed deck keep
+    the median of all cards.
+
     Examples
     --------
     >>> df = pl.DataFrame({"name": list("abcde"), "delta": [0.06, 0.01, 0.0, -0.01, -0.03],
     ...     "delta_lo": [0.04, -0.01, -0.02, -0.03, -0.05], "delta_hi": [0.08, 0.03, 0.02, 0.01, 0.01]})
     >>> flag_cards(df, "delta")["verdict"].to_list()
     ['too strong', None, None, None, None]
+    >>> wr = pl.DataFrame({"card": [0, 1, 2, 3, 4, 5], "w": [0.70, 0.65, 0.66, 0.35, 0.30, 0.31],
+    ...     "w_lo": [0.69, 0.64, 0.65, 0.34, 0.29, 0.30], "w_hi": [0.71, 0.66, 0.67, 0.36, 0.31, 0.32]})
+    >>> flag_cards(wr, "w")["verdict"].to_list()  # the strong deck's cards against all cards' median
+    ['too strong', 'too strong', 'too strong', 'too weak', 'too weak', 'too weak']
+    >>> decks = pl.DataFrame({"card": [0, 1, 2, 3, 4, 5], "deck": ["a", "a", "a", "b", "b", "b"]})
+    >>> flag_cards(wr, "w", members=decks).select("reference", "verdict").rows()
+    [(0.66, 'too strong'), (0.66, None), (0.66, None), (0.31, 'too strong'), (0.31, None), (0.31, None)]
     """
     lo, hi = lo or f"{metric}_lo", hi or f"{metric}_hi"
     values = df[metric].drop_nulls().drop_nans() if df.schema[metric].is_float() else df[metric].drop_nulls()
     reference = float(values.median()) if values.len() else None  # type: ignore[arg-type]
     if reference is None:
         return df.with_columns(pl.lit(None, pl.Float64).alias("reference"), pl.lit(None, pl.String).alias("verdict"))
+    ref = pl.lit(reference) if members is None else _deck_references(df, metric, members, reference)
     x = pl.col(metric)
     verdict = (
-        pl.when((x - reference > band) & (pl.col(lo) > reference))
+        pl.when((x - ref > band) & (pl.col(lo) > ref))
         .then(pl.lit(STRONG))
-        .when((reference - x > band) & (pl.col(hi) < reference))
+        .when((ref - x > band) & (pl.col(hi) < ref))
         .then(pl.lit(WEAK))
     )
-    return df.with_columns(pl.lit(reference).alias("reference"), verdict.alias("verdict"))
+    return df.with_columns(ref.cast(pl.Float64).alias("reference"), verdict.alias("verdict"))
+
+
+def _deck_references(df: pl.DataFrame, metric: str, members: pl.DataFrame, default: float) -> pl.Series:
+    """Return each row's reference: the median ``metric`` of the cards sharing a deck with it (see flag_cards)."""
+    value = {c: v for c, v in zip(df["card"].to_list(), df[metric].to_list(), strict=True) if v is not None and v == v}
+    decks: dict[int, set[str]] = {}
+    for card, deck in members.select("card", "deck").iter_rows():
+        decks.setdefault(int(card), set()).add(str(deck))
+    holding: dict[str, set[int]] = {}
+    for card, held in decks.items():
+        for deck in held:
+            holding.setdefault(deck, set()).add(card)
+    out = []
+    for card in df["card"].to_list():
+        pool = set().union(*(holding[d] for d in decks.get(int(card), ())))
+        known = sorted(value[c] for c in pool if c in value)
+        out.append(float(pl.Series(known).median()) if known else default)  # type: ignore[arg-type]
+    return pl.Series("reference", out, pl.Float64)
 
 
 def seen_unseen(cards: pl.LazyFrame, games: pl.LazyFrame, *, max_games: int | None = None) -> pl.DataFrame:

@@ -11,10 +11,11 @@ from balance import charts
 from balance import metrics as m
 from balance.io import Run
 from balance.metrics import verdicts
+from balance.metrics.matchups import deck_members, has_matchups, members_from_dim
 from balance.report.counterfactual import CardValues
 from balance.report.games import sample_note
 from balance.report.html import Cell, Charts, esc, estimate, filter_box, note, number, points, section, table, text
-from balance.report.summary import BIAS_WARNING, iwd_sentence
+from balance.report.summary import BIAS_WARNING, DECK_CARDS, iwd_sentence
 from balance.report.tables import wide_counters
 
 Pending = Future[m.CardTables] | None
@@ -22,7 +23,8 @@ CARD_COLUMNS = {k: v for k, v in m.CARD_RATES.items() if k not in ("played_wr", 
 CARD_COLUMNS |= {"iwd": "IWD", "played_wr": m.CARD_RATES["played_wr"], "play_rate": m.CARD_RATES["play_rate"]}
 PROVENANCE = ("source", "confidence")
 TIPS = {
-    "verdict": "Too strong / too weak: more than 2 pp from the median card, 95 % interval beyond the median.",
+    "verdict": "Too strong / too weak: more than 2 pp from the median card (of the card's own deck when the seats "
+    "play fixed named decks), 95 % interval beyond that median.",
     "delta": "Counterfactual value: Δ win rate of the seat holding the card against the same seeds with the card "
     "replaced by the baseline (balance value), paired 95 % interval, n = paired games.",
     "gp_wr": "Win rate of the seats whose deck held the card.",
@@ -45,6 +47,7 @@ class CardFacts(NamedTuple):
     basis: str | None  # the column verdicts rest on: "delta", "gih_wr", or None (no verdicts)
     mirror: bool  # every seat holds every card: card win rates equal by construction
     seen: pl.DataFrame | None  # seen_unseen, for the IWD explanation
+    by_deck: bool = False  # GIH WR verdicts against the median card of the card's own deck (fixed named decks)
 
 
 def _with_counterfactual(values: pl.DataFrame, cv: CardValues | None, card_dim: pl.DataFrame) -> pl.DataFrame:
@@ -83,9 +86,28 @@ def card_facts(run: Run, tables: Pending, cv: CardValues | None, seen: Future[pl
     mirror = values.height > 0 and hands > 0 and bool((n == hands).all())
     values = _with_counterfactual(values, cv, run.card_dim)
     basis = "delta" if cv is not None else (None if mirror else "gih_wr")
+    members = _deck_members(run) if basis == "gih_wr" else None
+    if members is not None:
+        held = members.group_by("card").agg(pl.col("deck").sort().str.join(", ").alias("decks"))
+        values = values.join(held.with_columns(pl.col("card").cast(values.schema["card"])), on="card", how="left")
     if basis is not None:
-        values = verdicts.flag_cards(values, basis)
-    return CardFacts(values, cv, basis, mirror, seen.result() if seen is not None else None)
+        values = verdicts.flag_cards(values, basis, members=members)
+    return CardFacts(values, cv, basis, mirror, seen.result() if seen is not None else None, members is not None)
+
+
+def _deck_members(run: Run) -> pl.DataFrame | None:
+    """Return ``card, deck`` when the run's seats play two or more named fixed decks, else None.
+
+    The card dimension's ``in_<deck>`` copy counts say which decks hold a card (Card Wars'
+    starter decks); without them, the first games of a raw ``cards`` table do.
+    """
+    if not has_matchups(run.seats):
+        return None
+    decks = run.seats.select(pl.col("deck").cast(pl.String).unique().sort()).collect()["deck"].to_list()
+    members = members_from_dim(run.card_dim, decks)
+    if members is None and run.cards is not None and "card" in run.cards.collect_schema().names():
+        members = deck_members(run.cards, run.seats)
+    return members if members is not None and members["deck"].n_unique() >= 2 else None
 
 
 def _verdict(value: str | None) -> Cell:
@@ -188,6 +210,8 @@ def _explanations(facts: CardFacts) -> list[str]:
         parts += [note(f"Careful: {c}.") for c in cv.caveats]
     if facts.basis == "gih_wr":
         parts.append(f'<p class="explain">Verdicts by GIH WR. {esc(BIAS_WARNING)}</p>')
+        if facts.by_deck:
+            parts.append(f'<p class="explain">{esc(DECK_CARDS)}</p>')
     elif facts.basis == "delta":
         parts.append('<p class="explain">Verdicts by counterfactual Δ (observational columns for reference).</p>')
     if facts.mirror:

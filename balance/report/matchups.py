@@ -1,11 +1,16 @@
 """The deck-pairing section of a report: a win-rate heat map with intervals, for any game naming decks per seat.
 
-``matchups_section(run, out)`` returns the section, or None when the run's ``seats``
-table names no decks (``balance.metrics.matchups.has_matchups``); the heat map is
-``balance.charts.plot_matchup_matrix``.
+``deck_facts(run)`` computes the matrix and each deck's win rate once (the summary's
+deck sentence reads them too), or None when the run's ``seats`` table names no decks
+(``balance.metrics.matchups.has_matchups``); ``matchups_section(facts, run, out)``
+draws the section; the heat map is ``balance.charts.plot_matchup_matrix``.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import polars as pl
 
 from balance import charts
 from balance import metrics as m
@@ -14,13 +19,26 @@ from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_
 from balance.report.html import Charts, estimate, note, number, section, table, text
 
 
-def matchups_section(run: Run, out: Charts) -> str | None:
-    """Return the deck-pairing section (heat map, cells, deck win rates, first mover by pairing), or None."""
+class DeckFacts(NamedTuple):
+    """The deck figures of a run: the pairing matrix and each deck over all pairings."""
+
+    matrix: pl.DataFrame  # deck_matchups
+    overall: pl.DataFrame  # win_rates by deck: deck, n, wins, rate, lo, hi
+
+
+def deck_facts(run: Run) -> DeckFacts | None:
+    """Return the run's deck figures, or None when it is not a two-seat game naming a deck per seat."""
     if run.n_seats != 2 or not has_matchups(run.seats):
         return None
     matrix = deck_matchups(run.seats)
-    if matrix.height == 0:
+    return DeckFacts(matrix, m.win_rates(run.seats, by="deck")) if matrix.height else None
+
+
+def matchups_section(facts: DeckFacts | None, run: Run, out: Charts) -> str | None:
+    """Return the deck-pairing section (heat map, cells, deck win rates, first mover by pairing), or None."""
+    if facts is None:
         return None
+    matrix, overall = facts
     parts = [
         out.add(
             "deck_matchups",
@@ -43,7 +61,6 @@ def matchups_section(run: Run, out: Charts) -> str | None:
             caption="Draws and timeouts count as not won.",
         ),
     ]
-    overall = m.win_rates(run.seats, by="deck")
     parts.append("<h3>Each deck over all pairings</h3>")
     parts.append(
         table(

@@ -43,7 +43,7 @@ from balance.report.games import (
 )
 from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.html import Charts, bullets, esc, key_values, note, page, section
-from balance.report.matchups import matchups_section
+from balance.report.matchups import DeckFacts, deck_facts, matchups_section
 from balance.report.solitaire import (
     SOLITAIRE_METHODS,
     SolitaireData,
@@ -56,8 +56,10 @@ from balance.report.solitaire import (
 from balance.report.steps import StepData, shows_steps, step_data, steps_section
 from balance.report.summary import (
     BIAS_WARNING,
+    DECK_CARDS,
     Sentence,
     bots_sentence,
+    decks_sentence,
     draws_sentence,
     flagged_sentences,
     iwd_sentence,
@@ -180,6 +182,11 @@ class ReportContext:
         return card_facts(self.run, self.pending.cards, self.values, self.pending.seen)
 
     @functools.cached_property
+    def decks(self) -> DeckFacts | None:
+        """Return the deck matrix and each deck's win rate, or None when the seats name no decks."""
+        return deck_facts(self.run)
+
+    @functools.cached_property
     def tempo(self) -> TempoData | None:
         """Return the tempo metrics (waits for the turns scan), or None when the run has none."""
         return self.pending.tempo.result() if self.pending.tempo is not None else None
@@ -244,8 +251,11 @@ def _card_sentences(c: ReportContext) -> list[Sentence]:
             pl.col(b).alias("value"),
             pl.col(f"{b}_lo").alias("lo"),
             pl.col(f"{b}_hi").alias("hi"),
+            *(["decks"] if facts.by_deck else []),
         )
         out = flagged_sentences(frame, counterfactual=facts.basis == "delta")
+        if facts.by_deck:
+            out.append(("Decks and cards", DECK_CARDS))
         if facts.basis == "delta" and facts.counterfactual is not None:
             out.append(("How values are measured", _values_how(facts.counterfactual.meta)))
         if facts.counterfactual is not None and facts.counterfactual.caveats:
@@ -274,7 +284,8 @@ def _summary(c: ReportContext) -> str:
     else:
         if {"winner", "first_seat"} <= set(_cols(games)) and has_first_seat(games):
             items.append(seat_sentence(games, c.n_seats))
-        items += [s for s in (bots_sentence(c.run.seats), draws_sentence(games)) if s is not None]
+        decks = decks_sentence(*c.decks) if c.decks is not None else None
+        items += [s for s in (bots_sentence(c.run.seats), decks, draws_sentence(games)) if s is not None]
         rounds = c.unit == "turn" and c.tempo is not None and c.tempo.curve_unit == "round"  # turns paired
         items.append(length_sentence(games, c.unit, rounds=rounds))
     items += _card_sentences(c)
@@ -332,7 +343,7 @@ SECTIONS: list[Section] = [
     Section("overview", "Run", _overview),
     Section("win-rates", "Win rates", lambda c: win_rates_section(c.run, c.n_seats, c.out)),
     Section("first-seat", "First seat", lambda c: first_seat_section(c.run, c.n_seats, c.out)),
-    Section("matchups", "Decks", lambda c: matchups_section(c.run, c.out)),  # any game naming a deck per seat
+    Section("matchups", "Decks", lambda c: matchups_section(c.decks, c.run, c.out)),  # any game naming a deck per seat
     Section("outcomes", "Outcomes", lambda c: outcomes_section(c.run, solitaire=c.solitaire)),
     Section(
         "game-length",
@@ -390,7 +401,9 @@ VERDICTS = (
     f"Card verdicts: a card is too strong (too weak) when its value is more than {verdicts.BAND * 100:.0f} "
     "percentage points above (below) the median card's and its 95 % interval lies entirely above (below) that "
     "median; by counterfactual Δ when the run has values, else by GIH WR (observational, so a lead to check, "
-    "not a finding). Not corrected for multiple comparisons."
+    "not a finding). When the seats play fixed named decks (e.g. starter decks), GIH WR verdicts use the median "
+    "card of the card's own deck (of all the decks holding it, pooled), since across decks GIH WR mostly measures "
+    "the deck. Not corrected for multiple comparisons."
 )
 COUNTERFACTUAL = (
     "Counterfactual Δ (balance value): for each card, the same seeds are played with the card in the holder's "

@@ -162,7 +162,13 @@ def solitaire_sentences(run: Run) -> list[Sentence]:
 def _named(rows: pl.DataFrame, value: str, lo: str, hi: str, *, points: bool) -> str:
     shown = rows.head(SHOW)
     fmt = _pp if points else pct
-    items = [f"{r['name']} {fmt(r[value])} ({fmt(r[lo])} to {fmt(r[hi])})" for r in shown.iter_rows(named=True)]
+    by_deck = "decks" in rows.columns
+
+    def one(r: dict[str, Any]) -> str:
+        deck = f"; {r['decks']} median {fmt(r['reference'])}" if by_deck and r["decks"] else ""
+        return f"{r['name']} {fmt(r[value])} ({fmt(r[lo])} to {fmt(r[hi])}{deck})"
+
+    items = [one(r) for r in shown.iter_rows(named=True)]
     more = rows.height - shown.height
     return ", ".join(items) + (f" and {more} more" if more > 0 else "")
 
@@ -171,18 +177,22 @@ def flagged_sentences(flagged: pl.DataFrame, *, counterfactual: bool, band: floa
     """Return the too-strong and too-weak cards of a :func:`~balance.metrics.verdicts.flag_cards` frame.
 
     ``flagged`` has ``name``, ``reference``, ``verdict`` and the metric as ``value``,
-    ``lo``, ``hi`` (Δ win rate when ``counterfactual``, else GIH WR).
+    ``lo``, ``hi`` (Δ win rate when ``counterfactual``, else GIH WR); with a ``decks``
+    column (the decks holding each card) the references are each card's own deck median.
     """
     known = flagged.filter(pl.col("value").is_not_null())
     if known.height == 0:
         return [("Cards", "No card has a value to judge.")]
-    ref = float(known["reference"][0])
     what = "counterfactual value Δ" if counterfactual else "GIH WR"
-    ref_text = _pp(ref) if counterfactual else pct(ref)
-    rule = f"more than {band * 100:.0f} pp from the median card ({ref_text}) with the 95 % interval beyond it"
+    if "decks" in known.columns:
+        rule = f"more than {band * 100:.0f} pp from the median card of its own deck with the 95 % interval beyond it"
+    else:
+        ref = float(known["reference"][0])
+        ref_text = _pp(ref) if counterfactual else pct(ref)
+        rule = f"more than {band * 100:.0f} pp from the median card ({ref_text}) with the 95 % interval beyond it"
     out: list[Sentence] = []
     for verdict, order in ((verdicts.STRONG, True), (verdicts.WEAK, False)):
-        rows = known.filter(pl.col("verdict") == verdict).sort("value", descending=order)
+        rows = known.filter(pl.col("verdict") == verdict).sort(pl.col("value") - pl.col("reference"), descending=order)
         if rows.height:
             named = _named(rows, "value", "lo", "hi", points=counterfactual)
             out.append((f"{verdict.capitalize()} cards", f"By {what}, {rule}: {named}."))
@@ -192,6 +202,50 @@ def flagged_sentences(flagged: pl.DataFrame, *, counterfactual: bool, band: floa
     else:
         out.append(("Cards in line", f"{known.height - n_flagged} of {known.height} cards are not flagged by {what}."))
     return out
+
+
+def decks_sentence(matrix: pl.DataFrame, overall: pl.DataFrame) -> Sentence | None:
+    """Return the deck headline: each deck's win rate over all pairings and the most one-sided pairing.
+
+    ``matrix`` is :func:`~balance.metrics.matchups.deck_matchups`, ``overall`` the win rates
+    by deck (``deck, n, wins, rate, lo, hi``).
+
+    Examples
+    --------
+    >>> matrix = pl.DataFrame({"deck": ["a", "a", "b", "b"], "opponent": ["a", "b", "a", "b"],
+    ...     "n": [200, 100, 100, 200], "wins": [99, 80, 20, 98], "rate": [0.495, 0.8, 0.2, 0.49],
+    ...     "lo": [0.43, 0.71, 0.13, 0.42], "hi": [0.56, 0.87, 0.29, 0.56]})
+    >>> overall = pl.DataFrame({"deck": ["a", "b"], "n": [300, 300], "wins": [179, 118], "rate": [0.597, 0.393],
+    ...     "lo": [0.54, 0.34], "hi": [0.65, 0.45]})
+    >>> print(decks_sentence(matrix, overall)[1].replace("\u202f", " "))  # doctest: +NORMALIZE_WHITESPACE
+    Over all pairings a wins 59.7 % of its seat-games (95 % CI 54.0 %–65.0 %, n = 300), b 39.3 % (34.0 %–45.0 %,
+    n = 300). Most one-sided pairing: a against b, 80.0 % (71.0 %–87.0 %, n = 100 seat-games).
+    """
+    if overall.height < 2:
+        return None
+    ranked = overall.sort(["rate", "deck"], descending=[True, False])
+    first, *rest = ranked.iter_rows(named=True)
+    text = (
+        f"Over all pairings {first['deck']} wins {pct(first['rate'])} of its seat-games "
+        f"({_ci(first['lo'], first['hi'])}, n = {_n(first['n'])}), "
+        + ", ".join(f"{r['deck']} {pct(r['rate'])} ({pct(r['lo'])}–{pct(r['hi'])}, n = {_n(r['n'])})" for r in rest)
+        + "."
+    )
+    pairs = matrix.filter(pl.col("deck") != pl.col("opponent"))
+    pairs = pairs.sort(["rate", "deck", "opponent"], descending=[True, False, False])
+    if pairs.height:
+        r = pairs.row(0, named=True)
+        text += (
+            f" Most one-sided pairing: {r['deck']} against {r['opponent']}, {pct(r['rate'])} "
+            f"({pct(r['lo'])}–{pct(r['hi'])}, n = {_n(r['n'])} seat-games)."
+        )
+    return ("Decks", text)
+
+
+DECK_CARDS = (
+    "Each card here belongs to fixed starter decks, so a card's GIH WR is mostly its deck's win rate: cards are "
+    "flagged against the median card of their own deck (the deck figures above say which deck is strong)."
+)
 
 
 BIAS_WARNING = (

@@ -6,7 +6,7 @@ import pytest
 from balance.charts import plot_matchup_matrix
 from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_mover
 from balance.report.html import Charts
-from balance.report.matchups import matchups_section
+from balance.report.matchups import deck_facts, matchups_section
 
 
 def seats_and_games():
@@ -62,21 +62,56 @@ class _Run:
         self.seats, self.games, self.n_seats = seats, games, n_seats
 
 
+def section(run, out):
+    return matchups_section(deck_facts(run), run, Charts(out))
+
+
 def test_the_section_is_generic_and_skips_runs_without_decks(tmp_path):
     seats, games = seats_and_games()
-    html = matchups_section(_Run(seats, games), Charts(tmp_path))
+    html = section(_Run(seats, games), tmp_path)
     assert html is not None
     assert 'id="matchups"' in html
     assert "a vs b" in html
     assert (tmp_path / "deck_matchups.png").exists()
     no_decks = seats.drop("deck")
-    assert matchups_section(_Run(no_decks, games), Charts(tmp_path)) is None
-    assert matchups_section(_Run(seats, games, n_seats=1), Charts(tmp_path)) is None
+    assert section(_Run(no_decks, games), tmp_path) is None
+    assert section(_Run(seats, games, n_seats=1), tmp_path) is None
 
 
 @pytest.mark.parametrize("name", ["<script>", "a&b"])
 def test_deck_names_are_escaped(tmp_path, name):
     seats = pl.LazyFrame({"game": [0, 0], "seat": [0, 1], "deck": [name, "x"], "won": [1, 0]})
     games = pl.LazyFrame({"game": [0], "first_seat": [0], "winner": [0]})
-    html = matchups_section(_Run(seats, games), Charts(tmp_path))
+    html = section(_Run(seats, games), tmp_path)
     assert name not in html
+
+
+def test_the_summary_names_each_deck_and_the_most_one_sided_pairing():
+    from balance.report.summary import decks_sentence
+
+    seats, _ = seats_and_games()
+    topic, text = decks_sentence(*deck_facts(_Run(seats, None)))
+    assert topic == "Decks"
+    # a: 5 seat-games, 2 won (games 1 and 2 ... see seats_and_games); b: 3 seat-games, 1 won
+    assert text.startswith("Over all pairings a wins 40.0")
+    assert "b 33.3" in text
+    assert "Most one-sided pairing: a against b, 33.3" in text  # both off-diagonal cells are 1 of 3; the first
+
+
+def test_a_card_is_judged_against_its_own_decks_median():
+    from balance.metrics.matchups import members_from_dim
+    from balance.metrics.verdicts import flag_cards
+
+    # deck x wins far more than deck y; card 2 is x's outlier, card 5 y's; card 6 is in both decks
+    dim = pl.DataFrame({"card": list(range(7)), "in_x": [1, 1, 1, 0, 0, 0, 1], "in_y": [0, 0, 0, 1, 1, 1, 1]})
+    wr = [0.70, 0.71, 0.80, 0.30, 0.31, 0.22, 0.50]
+    df = pl.DataFrame({"card": list(range(7)), "w": wr, "w_lo": [w - 0.01 for w in wr], "w_hi": [w + 0.01 for w in wr]})
+    members = members_from_dim(dim, ["x", "y"])
+    assert members.filter(pl.col("card") == 6)["deck"].to_list() == ["x", "y"]
+    flat = flag_cards(df, "w")["verdict"].to_list()
+    assert flat == ["too strong"] * 3 + ["too weak"] * 3 + [None]  # the decks, not the cards
+    by_deck = flag_cards(df, "w", members=members)
+    assert by_deck["verdict"].to_list() == [None, None, "too strong", None, None, "too weak", None]
+    ref = by_deck["reference"].to_list()
+    assert ref[:3] == pytest.approx([0.705] * 3)  # median of x's cards 0.70, 0.71, 0.80, 0.50
+    assert ref[6] == pytest.approx(0.5)  # card 6: median of every card of x and y
