@@ -253,9 +253,8 @@ def _card_sentences(c: ReportContext) -> list[Sentence]:
             pl.col(f"{b}_hi").alias("hi"),
             *(["decks"] if facts.by_deck else []),
         )
-        out = flagged_sentences(frame, counterfactual=facts.basis == "delta")
-        if facts.by_deck:
-            out.append(("Decks and cards", DECK_CARDS))
+        out = [("Decks and cards", DECK_CARDS)] if facts.by_deck else []
+        out += flagged_sentences(frame, counterfactual=facts.basis == "delta")
         if facts.basis == "delta" and facts.counterfactual is not None:
             out.append(("How values are measured", _values_how(facts.counterfactual.meta)))
         if facts.counterfactual is not None and facts.counterfactual.caveats:
