@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from balance.metrics._common import columns, with_wilson
+from balance.metrics._common import columns, with_mean_ci, with_wilson
 
 
 def has_matchups(seats: pl.LazyFrame | pl.DataFrame | None) -> bool:
@@ -158,3 +158,57 @@ def deck_members(cards: pl.LazyFrame, seats: pl.LazyFrame, *, max_games: int = 2
     first_games = pl.col("game") < first + max_games
     decks = seats.lazy().filter(first_games).select("game", "seat", pl.col("deck").cast(pl.String))
     return held.join(decks, on=["game", "seat"]).select("card", "deck").unique().sort("card", "deck").collect()
+
+
+def _oriented(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Return one row per seat-game: ``game, side (0/1), deck, opponent, won`` (decks as text)."""
+    games = _games(seats).with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
+    return pl.concat(
+        [
+            games.select("game", side=pl.lit(0, pl.Int8), deck="deck_0", opponent="deck_1", won="won_0"),
+            games.select("game", side=pl.lit(1, pl.Int8), deck="deck_1", opponent="deck_0", won="won_1"),
+        ]
+    )
+
+
+def compare_decks(a: pl.LazyFrame, b: pl.LazyFrame, *, pairings: bool = False) -> pl.DataFrame:
+    """Return each deck's paired win-rate difference between two runs' ``seats`` (A − B), t interval.
+
+    Seat-games are paired by game and seat, and kept only where both runs gave the seat the
+    same deck against the same opponent deck (runs on the same seeds with a rule variant
+    deal the same decks). Columns ``deck`` (and ``opponent`` with ``pairings``), ``n``
+    (paired seat-games), ``wins_a``/``wins_b`` with ``rate_a, lo_a, hi_a`` and ``rate_b,
+    lo_b, hi_b`` (Wilson 95 %), ``delta`` with ``lo``, ``hi`` (t interval of the paired
+    differences, 95 %), ``significant``.
+
+    Examples
+    --------
+    >>> a = pl.LazyFrame({"game": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3, "deck": ["x", "y", "y", "x", "x", "x"],
+    ...     "won": [1, 0, 0, 1, 1, 0]})
+    >>> b = a.with_columns(pl.when(pl.col("game") == 0).then(1 - pl.col("won")).otherwise(pl.col("won")).alias("won"))
+    >>> compare_decks(a, b).select("deck", "n", "rate_a", "rate_b", "delta").rows()
+    [('x', 4, 0.75, 0.5, 0.25), ('y', 2, 0.0, 0.5, -0.5)]
+    """
+    keys = ["deck", "opponent"] if pairings else ["deck"]
+    side_b = _oriented(b).select("game", "side", pl.col("deck").alias("deck_b"),
+                                 pl.col("opponent").alias("opponent_b"), pl.col("won").alias("won_b"))  # fmt: skip
+    joined = _oriented(a).join(side_b, on=["game", "side"])
+    same = joined.filter((pl.col("deck") == pl.col("deck_b")) & (pl.col("opponent") == pl.col("opponent_b")))
+    x, y = (pl.col("won") == 1).cast(pl.Float64), (pl.col("won_b") == 1).cast(pl.Float64)
+    out = (
+        same.group_by(keys)
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            x.sum().cast(pl.Int64).alias("wins_a"),
+            y.sum().cast(pl.Int64).alias("wins_b"),
+            (x - y).mean().alias("delta"),
+            (x - y).std().fill_null(0.0).alias("sd"),
+        )
+        .sort(keys)
+        .collect()
+    )
+    out = with_wilson(out, "wins_a", "n", ("rate_a", "lo_a", "hi_a"))
+    out = with_wilson(out, "wins_b", "n", ("rate_b", "lo_b", "hi_b"))
+    out = with_mean_ci(out, "delta", "sd", "n")
+    significant = pl.col("lo").is_finite() & pl.col("hi").is_finite() & ((pl.col("lo") > 0) | (pl.col("hi") < 0))
+    return out.drop("sd").with_columns(significant.fill_null(False).alias("significant"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -27,6 +28,7 @@ from balance.report.html import (
     table,
     text,
 )
+from balance.report.matchups import compare_decks_section
 from balance.report.pools import pool_section
 from balance.report.single import run_info, variant_info
 from balance.report.solitaire import headline
@@ -232,8 +234,11 @@ def write_compare_report(
     items = compare_sentences(a, b, la, lb)
     items = [("Card pools", pools[1]), *items] if pools else items  # what was edited, first
     items += [(_topic(s), s) for s in changes]
+    decks = compare_decks_section(a, b, la, lb)
+    if decks is not None:
+        items.append(decks[1])
     if tier_result is not None and tier_result.agreement.cards >= 4:
-        items.append(tier_sentence(tier_result.agreement, tier_result.ranks))
+        items.append(tier_sentence(tier_result.agreement, tier_result.ranks, what=_what_differs(info_a, info_b)))
     rules = f"A = {la}: {var_a.note or var_a.name or '?'}; B = {lb}: {var_b.note or var_b.name or '?'}"
     items.append(("Rules", rules.rstrip(".") + "."))
     summary = section(
@@ -248,12 +253,17 @@ def write_compare_report(
         section("overview", "Runs", header, *notes),
         section("headline", "Headline metrics (paired)", *_headline(runs, la, lb, out)),
         *([groups_html] if groups_html else []),
+        *([decks[0]] if decks is not None else []),
         cards_html,
         *([tiers_html] if tiers_html else []),
     ]
     nav = [("summary", "Summary"), *([("pools", "Card pools")] if pools else []), ("overview", "Runs")]
     nav += [("headline", "Headline")]
-    nav += [*([("groups", "Groups")] if groups_html else []), ("cards", "Cards")]
+    nav += [
+        *([("groups", "Groups")] if groups_html else []),
+        *([("decks", "Decks")] if decks else []),
+        ("cards", "Cards"),
+    ]
     nav += [("bot-dependence", "Card ranks")] if tiers_html else []
     title = f"{la} vs {lb}"
     subtitle = f"{info_a['game'] or ''} · A = {a.name}, B = {b.name} · generated {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
@@ -264,3 +274,10 @@ def write_compare_report(
     path = out.out_dir / "index.html"
     path.write_text(page(f"Balance comparison: {title}", title, subtitle, nav, body, footer), encoding="utf-8")
     return path
+
+
+def _what_differs(info_a: dict[str, Any], info_b: dict[str, Any]) -> str:
+    """Return what a card ranking's change between two runs is down to: the rules, the card pool, or the run."""
+    if info_a["bots"] != info_b["bots"]:
+        return "the run"
+    return "the rules" if info_a["variant"] != info_b["variant"] else "the card pool"

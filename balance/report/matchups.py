@@ -15,8 +15,8 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
-from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_mover
-from balance.report.html import Charts, estimate, note, number, section, table, text
+from balance.metrics.matchups import compare_decks, deck_matchups, has_matchups, pairing_first_mover
+from balance.report.html import Cell, Charts, estimate, note, number, pct, points, section, table, text
 
 
 class DeckFacts(NamedTuple):
@@ -93,3 +93,51 @@ def matchups_section(facts: DeckFacts | None, run: Run, out: Charts) -> str | No
     else:
         parts.append(note("The games table has no first_seat column: no first-mover figures by pairing."))
     return section("matchups", "Deck matchups", *parts)
+
+
+def compare_decks_section(a: Run, b: Run, la: str, lb: str) -> tuple[str, tuple[str, str]] | None:
+    """Return the paired deck section of a comparison and its summary sentence, or None without named decks."""
+    if a.n_seats != 2 or not (has_matchups(a.seats) and has_matchups(b.seats)):
+        return None
+    decks = compare_decks(a.seats, b.seats)
+    if decks.height == 0:
+        return None
+    pairs = compare_decks(a.seats, b.seats, pairings=True)
+
+    def rows(df: pl.DataFrame, keys: list[str]) -> list[list[Cell]]:
+        return [
+            [
+                *(text(r[k]) for k in keys),
+                number(r["n"]),
+                estimate(r["rate_a"], r["lo_a"], r["hi_a"]),
+                estimate(r["rate_b"], r["lo_b"], r["hi_b"]),
+                points(r["delta"], r["lo"], r["hi"]),
+            ]
+            for r in df.iter_rows(named=True)
+        ]
+
+    heads = ["paired seat-games", f"win rate {la} [95 % CI]", f"win rate {lb} [95 % CI]", "Δ A − B [95 % CI]"]
+    caption = (
+        "Seat-games paired by game and seat, kept where both runs dealt the same decks; draws count as not won; "
+        "t interval. Not corrected for multiple comparisons."
+    )
+    html = section(
+        "decks",
+        "Decks (paired)",
+        table(["deck", *heads], rows(decks, ["deck"]), caption=caption),
+        "<h3>By pairing</h3>",
+        table(["deck", "against", *heads], rows(pairs, ["deck", "opponent"]), caption=caption),
+    )
+    moved = decks.filter(pl.col("significant"))
+    if moved.height:
+        shifts = ", ".join(
+            f"{r['deck']} {r['delta'] * 100:+.1f} pp ({r['lo'] * 100:+.1f} to {r['hi'] * 100:+.1f}; "
+            f"{pct(r['rate_a'])} vs {pct(r['rate_b'])})"
+            for r in moved.sort("delta").iter_rows(named=True)
+        )
+        sentence = f"Deck win rates under {la} minus under {lb}, paired: {shifts}"
+        still = decks.filter(~pl.col("significant"))["deck"].to_list()
+        sentence += f"; no significant change for {', '.join(still)}." if still else "."
+    else:
+        sentence = f"No deck's win rate differs significantly between {la} and {lb} (paired seat-games, 95 %)."
+    return html, ("Decks", sentence)

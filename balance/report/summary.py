@@ -277,8 +277,12 @@ def iwd_sentence(seen: pl.DataFrame) -> str:
     )
 
 
-def tier_sentence(a: Agreement, top: pl.DataFrame | None = None) -> Sentence:
-    """Return how much the card ranking depends on the bot (or run): the rank correlation and its noise ceiling."""
+def tier_sentence(a: Agreement, top: pl.DataFrame | None = None, *, what: str = "the bot") -> Sentence:
+    """Return how much the card ranking depends on ``what`` (the bot, or the rules of a comparison).
+
+    The rank correlation of the two tiers and its noise ceiling; a comparison of two runs
+    passes ``what`` = "the rules" (same bots) or "the run" (anything else differs).
+    """
     label = metric_label(a.metric)
     base = (
         f"Ranking {a.cards} cards by {label}, {a.tier_a} and {a.tier_b} agree with Spearman ρ = {a.rho:.2f} "
@@ -287,18 +291,19 @@ def tier_sentence(a: Agreement, top: pl.DataFrame | None = None) -> Sentence:
     if a.ceiling == a.ceiling:  # not NaN
         base += f", against about {a.ceiling:.2f} if only sampling noise moved the ranks"
     if not a.ceiling >= NOISY:  # NaN or low: sampling noise alone scrambles the ranks
-        verdict = "too few games per card to tell the bot from noise"
+        verdict = f"too few games per card to tell {what} from noise"
     elif a.hi < a.ceiling:
-        verdict = "card values depend on the bot"
+        verdict = f"card values depend on {what}"
     else:
-        verdict = "the ranking hardly depends on the bot"
+        verdict = f"the ranking hardly depends on {what}"
     mover = ""
     if top is not None and top.height and a.moved:
         moved = top.filter(pl.col("moved"))
         if moved.height:
             r = moved.row(0, named=True)
             mover = f"; largest significant move: {r['name']} (rank {r['rank_a']:g} → {r['rank_b']:g})"
-    return "Bot dependence", f"{base}: {verdict}; {a.moved} cards move significantly{mover}."
+    topic = "Bot dependence" if what == "the bot" else "Card ranking"
+    return topic, f"{base}: {verdict}; {a.moved} cards move significantly{mover}."
 
 
 def rules_sentence(variant: str | None, note: str | None) -> Sentence:

@@ -115,3 +115,25 @@ def test_a_card_is_judged_against_its_own_decks_median():
     ref = by_deck["reference"].to_list()
     assert ref[:3] == pytest.approx([0.705] * 3)  # median of x's cards 0.70, 0.71, 0.80, 0.50
     assert ref[6] == pytest.approx(0.5)  # card 6: median of every card of x and y
+
+
+def test_a_comparison_pairs_deck_win_rates_by_game_and_seat():
+    from balance.report.matchups import compare_decks_section
+
+    seats, _ = seats_and_games()
+    flipped = seats.with_columns(
+        pl.when(pl.col("game") == 1).then(1 - pl.col("won")).otherwise(pl.col("won")).alias("won")
+    )
+    html, (topic, sentence) = compare_decks_section(_Run(seats, None), _Run(flipped, None), "A", "B")
+    assert topic == "Decks"
+    assert 'id="decks"' in html
+    assert "a vs b" not in html  # pairings are rows "deck, against", not unordered pairs
+    # game 1 flips: b (seat 0) won under A, a (seat 1) won under B; 5 a seat-games, 3 b seat-games
+    assert "No deck's win rate differs significantly between A and B" in sentence  # 8 seat-games: wide intervals
+    from balance.metrics.matchups import compare_decks
+
+    rows = {r["deck"]: (r["n"], r["wins_a"], r["wins_b"]) for r in compare_decks(seats, flipped).iter_rows(named=True)}
+    assert rows == {"a": (5, 2, 3), "b": (3, 1, 0)}
+    other = seats.with_columns(pl.when(pl.col("game") == 0).then(pl.lit("c")).otherwise(pl.col("deck")).alias("deck"))
+    n_paired = compare_decks(seats, other)["n"].sum()
+    assert n_paired == 6  # game 0 dealt other decks in B: its two seat-games are not paired

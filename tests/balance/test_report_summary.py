@@ -250,6 +250,21 @@ def test_bot_dependence_sentence_weighs_rho_against_the_noise_ceiling(
     assert f": {verdict}; 3 cards move significantly; largest significant move: Rollord (rank 53 → 1)." in sentence
 
 
+def test_a_comparison_says_what_moved_the_card_ranking() -> None:
+    from balance.metrics.tiers import Agreement
+    from balance.report.compare import _what_differs
+
+    a = Agreement("standard", "no_first_player_rule", "gih_wr", 87, 0.98, 0.96, 0.99, 0.995, 0.99, 0.999, 32)
+    topic, sentence = tier_sentence(a, None, what="the rules")
+    assert topic == "Card ranking"
+    assert "card values depend on the rules" in sentence
+    assert "bot" not in sentence
+    info = {"bots": "greedy", "variant": "standard"}
+    assert _what_differs(info, info | {"variant": "no_mulligan"}) == "the rules"
+    assert _what_differs(info, dict(info)) == "the card pool"
+    assert _what_differs(info, info | {"bots": "planner"}) == "the run"
+
+
 def test_a_mirror_deck_run_with_two_bots_does_not_rank_its_cards(battle_run: Run, tmp_path: Path) -> None:
     bots = pl.when(pl.col("seat") == 0).then(pl.lit("tactician")).otherwise(pl.lit("greedy")).alias("bot")
     two = Run(battle_run.path, battle_run.manifest, battle_run.games, battle_run.seats.with_columns(bots),
