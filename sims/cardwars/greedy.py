@@ -195,16 +195,23 @@ def decide(s, who: int) -> int:
 
 @kernel
 def main_choice(s, p: int) -> int:
-    """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END."""
-    context(s, p)
+    """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END.
+
+    ``context`` is filled only when a valuation needs it: a Creature to place or a Floop or
+    ability to use (about one decision in six has none: no Actions left and nothing free).
+    """
     pl = s.piles
     best, best_a = 0.0, act.encode(ActionKind.END, 0, 0, 0)
     if s.meta.actions > 0 and pl.deck_n[p] > 0:
         best, best_a = wt(s, p, W.CARD) - wt(s, p, W.ACTION), act.encode(ActionKind.DRAW, 0, 0, 0)
+    ready = False  # ``context(s, p)`` filled
     for i in range(pl.hand_n[p]):
         c = pl.hand[p, i]
         if act.seen_before(s, p, i, -1) or not act.playable(s, p, c, False):
             continue
+        if not ready and s.cards[c].type == CardType.CREATURE:
+            context(s, p)
+            ready = True
         v, a = best_play(s, p, i, c)
         if v > best:
             best, best_a = v, a
@@ -217,6 +224,8 @@ def main_choice(s, p: int) -> int:
         if floops:
             n = act.use_options(s, p, slot, ActionKind.FLOOP, work, n)
         n = act.use_options(s, p, slot, ActionKind.ACTIVATE, work, n)
+    if n > 0 and not ready:
+        context(s, p)
     for i in range(n):
         v = action_value(s, p, work[i])
         if v > best:
