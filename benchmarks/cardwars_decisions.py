@@ -12,6 +12,8 @@ DRAW, FLOOP, ACTIVATE, or "turn start" for its first decision). Also:
   shared facts (``greedy.context``) are not read;
 - ``losers``: ``best_play`` calls whose value does not beat the best so far (``v > best``
   fails), i.e. what a perfect bound could skip, with the margin they lose by;
+- per game: fight decisions and the lanes they value, ``effect_gain`` calls (every valuation
+  of an effect: plays, Floops/abilities, ``context``'s ally triggers);
 - ``draw shortcut``: after a DRAW, while DRAW is still open and no hand card reads the
   hand (Field Reaper's discard, Unempty Coffin), whether valuing only the drawn card gives
   the full decision's action.
@@ -35,9 +37,9 @@ if str(HERE) not in sys.path:  # benchmarks/ is not a package
 import cardwars_reference as ref  # noqa: E402
 
 import sims  # noqa: E402
+from sims.cardwars.state import Cost, Effect  # noqa: E402
 
 NAMES = {ref.A_END: "END", ref.A_DRAW: "DRAW", ref.A_PLAY: "PLAY", ref.A_FLOOP: "FLOOP", ref.A_ACTIVATE: "ACTIVATE"}
-E_COFFIN, X_DISCARD_CARD = 24, 1  # state.Effect.COFFIN, state.Cost.DISCARD_CARD
 
 
 class Counting(ref.Game):
@@ -47,6 +49,16 @@ class Counting(ref.Game):
         super().__init__(*args, **kwargs)
         self.last: tuple = ()  # (turn, seat, phase) of the last action applied, and its kind
         self.now: collections.Counter = collections.Counter()
+
+    def greedy(self, who: int) -> int:
+        if self.phase == ref.FIGHT:
+            OTHER["fight decisions"] += 1
+            OTHER["fight lanes valued"] += sum(self.can_fight(who, lane) for lane in range(ref.N_LANES))
+        return super().greedy(who)
+
+    def effect_gain(self, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
+        OTHER["effect_gain calls"] += 1
+        return super().effect_gain(p, lane, c, choice, tgt)
 
     def apply_action(self, action: int) -> None:
         key = (self.turn, self.mover, self.phase)
@@ -87,7 +99,8 @@ class Counting(ref.Game):
         row["no Actions left"] += self.actions == 0
         row["chose " + NAMES[r >> 24]] += 1
         if prev == "DRAW" and drawing:
-            reads = any(self.cards[c].xcost == X_DISCARD_CARD or self.cards[c].e1_effect == E_COFFIN for c in self.hand[p])
+            hand = [self.cards[c] for c in self.hand[p]]
+            reads = any(k.xcost == Cost.DISCARD_CARD or k.e1_effect == Effect.COFFIN for k in hand)
             row["draw shortcut " + ("not tried" if reads else "right" if self.draw_shortcut(p) == r else "WRONG")] += 1
         return r
 
@@ -104,6 +117,8 @@ class Counting(ref.Game):
 
 
 TALLY: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+COUNTS = ("decisions", "best_play", "lanes", "uses", "losers", "creatures")  # per decision; the rest are shares
+OTHER: collections.Counter = collections.Counter()  # fight decisions and effect_gain calls, per game
 MARGINS: list[float] = []
 
 
@@ -125,11 +140,12 @@ def main() -> None:
     for row in TALLY.values():
         total.update(row)
     print(f"{a.bots}, {a.n} games: {total['decisions'] / a.n:.1f} greedy main-phase decisions a game")
-    for prev, row in sorted(TALLY.items(), key=lambda x: -x[1]["decisions"]) + [("all", total)]:
+    for prev, row in [*sorted(TALLY.items(), key=lambda x: -x[1]["decisions"]), ("all", total)]:
         n = row["decisions"]
         per = "  ".join(f"{k} {row[k] / n:.2f}" for k in ("best_play", "lanes", "uses"))
-        share = ", ".join(f"{k} {row[k] / n:.1%}" for k in sorted(row) if k not in ("decisions", "best_play", "lanes", "uses", "losers", "creatures"))
+        share = ", ".join(f"{k} {row[k] / n:.1%}" for k in sorted(row) if k not in COUNTS)
         print(f"after {prev:<10} {n / a.n:6.2f} a game; per decision: {per}  (losers {row['losers'] / n:.2f}); {share}")
+    print("per game: " + ", ".join(f"{k} {v / a.n:.1f}" for k, v in OTHER.items()))
     MARGINS.sort()
     if MARGINS:
         q = [round(MARGINS[int(f * (len(MARGINS) - 1))], 2) for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
