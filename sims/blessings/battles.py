@@ -121,7 +121,7 @@ def gather(s, p: int) -> None:
         q.deck[p, k] = q.owned[p, k]
     q.deck_n[p] = n
     q.hand_n[p] = q.discard_n[p] = q.gone_n[p] = 0
-    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
+    rng.shuffle(q.deck[p], n, s.scratch.rng, np.int64(Lane.SHUFFLE + p))
 
 
 @kernel
@@ -134,8 +134,8 @@ def choose_first(s) -> int:
     q = s.piles
     first = -1
     for _ in range(REVEAL_TRIES):
-        c0 = q.deck[0, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[0])]
-        c1 = q.deck[1, rng.randint(s.scratch.rng, Lane.REVEAL, q.deck_n[1])]
+        c0 = q.deck[0, rng.randint(s.scratch.rng, np.int64(Lane.REVEAL), np.int64(q.deck_n[0]))]
+        c1 = q.deck[1, rng.randint(s.scratch.rng, np.int64(Lane.REVEAL), np.int64(q.deck_n[1]))]
         a0, a1 = s.cards[c0].attack, s.cards[c1].attack
         log_event(s, EventKind.REVEAL, 0, c0, NO_CARD, a0, 0)
         log_event(s, EventKind.REVEAL, 1, c1, NO_CARD, a1, 0)
@@ -143,9 +143,9 @@ def choose_first(s) -> int:
             first = 0 if a0 > a1 else 1
             break
     if first < 0:
-        first = rng.randint(s.scratch.rng, Lane.REVEAL, 2)
+        first = rng.randint(s.scratch.rng, np.int64(Lane.REVEAL), np.int64(2))
     for p in range(2):
-        rng.shuffle(q.deck[p], q.deck_n[p], s.scratch.rng, Lane.SHUFFLE + p)
+        rng.shuffle(q.deck[p], q.deck_n[p], s.scratch.rng, np.int64(Lane.SHUFFLE + p))
     return first
 
 
@@ -190,7 +190,7 @@ def deal_owned(s, counting: bool = True) -> None:
         order = q.deck[0]  # scratch use before the first gather
         for c in range(n):
             order[c] = c
-        rng.shuffle(order, n, s.scratch.rng, Lane.SETUP)
+        rng.shuffle(order, n, s.scratch.rng, np.int64(Lane.SETUP))
         half = n // 2  # an odd pool leaves its last card out
         if s.params.value_card >= 0:
             hold_value_card(order, n, half, game % 2, s.params.value_card)

@@ -30,6 +30,8 @@ greedy valuation against a fresh card (``modelled_play``), computed once per bat
 
 from enum import IntEnum
 
+import numpy as np
+
 from sims.blessings import kernel as rules
 from sims.blessings.race import (  # noqa: F401  (re-exported: bots.<name> names every piece of a policy)
     coming,
@@ -87,7 +89,7 @@ def press_gap(s, p: int) -> int:
     """
     if s.params.pool_target != PoolTarget.CARRYOVER_HAND or s.params.surrender != Surrender.OWN_TURN:
         return -1
-    gap = wipe_line(s, p, 1 - p) - s.pools.curse[1 - p]
+    gap = wipe_line(s, np.int64(p), np.int64(1 - p)) - s.pools.curse[1 - p]
     return gap if gap > 0 else -1
 
 
@@ -144,7 +146,7 @@ def curse_value(s, p: int, c: int, tactician: bool) -> float:
     if not tactician:
         return w[W.CURSE] * v
     o = 1 - p
-    short = wipe_line(s, p, o) - s.pools.curse[o]  # curse still needed to wipe the opponent out
+    short = wipe_line(s, np.int64(p), np.int64(o)) - s.pools.curse[o]  # curse still needed to wipe the opponent out
     useful = min(v, max(0, short))
     return w[W.CURSE] * (useful + w[W.EXCESS] * (v - useful))
 
@@ -160,7 +162,7 @@ def bless_value(s, p: int, v: int, weight: float, tactician: bool) -> float:
     w = s.scratch.weights[p]
     value = weight * v
     if tactician and s.params.blessing_before_curses:
-        need = s.pools.curse[p] - wipe_line(s, p, p) + 1  # the curse past its line, plus one
+        need = s.pools.curse[p] - wipe_line(s, np.int64(p), np.int64(p)) + 1  # the curse past its line, plus one
         if need > 0:
             value += w[W.GUARD] * min(v, need)
     return value
@@ -210,22 +212,22 @@ def choose_random(s) -> int:
     """Uniform card, uniform legal action kind, uniform target; surrender with ``surrender_rate``."""
     m = s.meta
     p = m.mover
-    lane = Lane.BOT + p
+    lane = np.int64(Lane.BOT + p)
     if m.phase == Phase.SURRENDER or m.phase == Phase.SURRENDER_END:
-        roll = rng.randint(s.scratch.rng, lane, 1_000_000) / 1_000_000
+        roll = rng.randint(s.scratch.rng, lane, np.int64(1_000_000)) / 1_000_000
         kind = ActionKind.SURRENDER if roll < s.scratch.weights[p, W.SURRENDER_RATE] else ActionKind.PLAY_ON
         return encode(kind, 0, 0)
-    i = rng.randint(s.scratch.rng, lane, m.to_play)
+    i = rng.randint(s.scratch.rng, lane, np.int64(m.to_play))
     c = s.piles.hand[p, i]
     targets = s.piles.hand_n[1 - p]
     n_kinds = 2 if targets > 0 else 1  # bless or curse (by type) + discard, + attack
-    k = rng.randint(s.scratch.rng, lane, n_kinds + 1)
+    k = rng.randint(s.scratch.rng, lane, np.int64(n_kinds + 1))
     if k == 0:
         return encode(ActionKind.DISCARD, i, 0)
     if k == 1:
         kind = ActionKind.CURSE if s.cards[c].type == CardType.CURSE else ActionKind.BLESS
         return encode(kind, i, 0)
-    return encode(ActionKind.ATTACK, i, rng.randint(s.scratch.rng, lane, targets))
+    return encode(ActionKind.ATTACK, i, rng.randint(s.scratch.rng, lane, np.int64(targets)))
 
 
 @hot
@@ -245,7 +247,7 @@ def choose_heuristic(s, tactician: bool) -> int:
         give_up = settled_surrender(s, p)
         racing = at_end or s.params.surrender == Surrender.TURN_START
         racing = racing and not give_up and s.scratch.weights[p, W.RACE] > 0
-        if racing and not doomed(s, p, p) and not doomed(s, p, 1 - p):
+        if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(1 - p)):
             give_up = race_surrender(s, p, at_end) if tactician else concede(s, p, at_end)
         return encode(ActionKind.SURRENDER if give_up else ActionKind.PLAY_ON, 0, 0)
     return best_for_card(s, p, 0, tactician)
@@ -287,7 +289,7 @@ def arrange(s, p: int, purpose: int) -> None:
     q = s.piles
     n = q.hand_n[p]
     if s.meta.bots[p] == Bot.RANDOM:
-        rng.shuffle(q.hand[p], n, s.scratch.rng, Lane.BOT + p)
+        rng.shuffle(q.hand[p], n, s.scratch.rng, np.int64(Lane.BOT + p))
     else:
         key = s.scratch.key
         for i in range(n):

@@ -233,8 +233,8 @@ def play_card(s, kind: int, i: int, j: int, counting: bool = True) -> None:
         log_event(s, EventKind.DISCARD, p, c, NO_CARD, v, s.pools.blessing[p])
     if counting:
         count_play(s, p, c, kind, v)
-    remove_at(q.hand, q.hand_n, p, i)
-    push(q.discard, q.discard_n, p, c)
+    remove_at(q.hand, q.hand_n, np.int64(p), np.int64(i))
+    push(q.discard, q.discard_n, np.int64(p), np.int64(c))
     m.to_play -= 1
     d = draw(s, p, counting)  # the replacement waits for the next turn (R7)
     if d != NO_CARD:
@@ -328,7 +328,7 @@ def play_game(s, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.nda
             break
         apply_action(s, a, counting)
         if checking:
-            report[1] += (not conserved(s, 0)) + (not conserved(s, 1))
+            report[1] += (not conserved(s, np.int64(0))) + (not conserved(s, np.int64(1)))
     if checking and m.phase != Phase.OVER:
         report[3] += 1
 

@@ -8,6 +8,8 @@ mean (``coming``). ``settled_surrender``, ``concede`` (greedy) and ``race_surren
 (tactician) turn that into a surrender decision; ``bots.choose_heuristic`` asks them.
 """
 
+import numpy as np
+
 from sims.blessings import kernel as rules
 from sims.blessings.state import CardType, Opening, PoolTarget
 from sims.blessings.weights import W
@@ -49,8 +51,8 @@ def wipe_line(s, viewer: int, p: int) -> int:
         total = 0
         for j in range(q.hand_n[p]):
             total += seen_hp(s, viewer, p, j)
-        return total + guard_of(s, p)
-    return fresh_line(s, p, 0)
+        return total + guard_of(s, np.int64(p))
+    return fresh_line(s, np.int64(p), np.int64(0))
 
 
 @kernel
@@ -60,15 +62,15 @@ def fresh_line(s, p: int, cards: int) -> int:
     Under ``fresh_hand`` the pools hit a new opening hand, whatever it holds (R15).
     """
     if s.params.pool_target == PoolTarget.CARRYOVER_HAND:
-        return cards * s.params.card_health + guard_of(s, p) if cards > 0 else 1
+        return cards * s.params.card_health + guard_of(s, np.int64(p)) if cards > 0 else 1
     opening = 3 if s.params.opening == Opening.THREE_PLUS_TWO else 5
-    return min(opening, s.piles.owned_n[p]) * s.params.card_health + guard_of(s, p)
+    return min(opening, s.piles.owned_n[p]) * s.params.card_health + guard_of(s, np.int64(p))
 
 
 @kernel
 def doomed(s, viewer: int, p: int) -> bool:
     """Return True if seat ``p``'s curse pool already wipes it out at the next battle start, as ``viewer`` sees it."""
-    return s.pools.curse[p] > 0 and s.pools.curse[p] >= wipe_line(s, viewer, p)
+    return s.pools.curse[p] > 0 and s.pools.curse[p] >= wipe_line(s, np.int64(viewer), np.int64(p))
 
 
 @kernel
@@ -159,8 +161,9 @@ def line_when_opponent_moves(s, p: int, at_end: bool) -> int:
     replacements, fresh (R7, R18) -- the carried-over hand is judged after the turn draw.
     """
     if at_end:
-        return wipe_line(s, p, p)
-    return fresh_line(s, p, s.piles.hand_n[p] + turn_draws(s, p, s.meta.own_turns[p]))
+        return wipe_line(s, np.int64(p), np.int64(p))
+    draws = turn_draws(s, np.int64(p), np.int64(s.meta.own_turns[p]))
+    return fresh_line(s, np.int64(p), np.int64(s.piles.hand_n[p] + draws))
 
 
 # -- decisions ------------------------------------------------------------------------------------
@@ -170,10 +173,10 @@ def line_when_opponent_moves(s, p: int, at_end: bool) -> int:
 def settled_surrender(s, p: int) -> bool:
     """Return True if the pools already decide the next battle start for ``p`` (a win or a certain draw)."""
     o = 1 - p
-    line = wipe_line(s, p, o)
+    line = wipe_line(s, np.int64(p), np.int64(o))
     if s.params.blessing_before_curses and s.piles.hand_n[o] > 0:
         line += s.cards[s.piles.hand[o, s.piles.hand_n[o] - 1]].attack  # the bonus surrendering hands it (R14)
-    me, opp = doomed(s, p, p), s.pools.curse[o] > 0 and s.pools.curse[o] >= line
+    me, opp = doomed(s, np.int64(p), np.int64(p)), s.pools.curse[o] > 0 and s.pools.curse[o] >= line
     if opp and not me:
         return True  # surrendering now wipes the opponent out and not us
     return me and opp and not s.params.blessing_before_curses  # nothing left to play for
@@ -215,11 +218,11 @@ def race_surrender(s, p: int, at_end: bool) -> bool:
     o = 1 - p
     m = s.meta
     w = s.scratch.weights[p]
-    draws = turn_draws(s, o, m.own_turns[o] + 1)
+    draws = turn_draws(s, np.int64(o), np.int64(m.own_turns[o] + 1))
     curse, hit = coming(s, p, draws)
     if s.params.pool_target != PoolTarget.CARRYOVER_HAND:
         hit = 0.0  # attacks on the hand in play do not reach the new opening hand
     line = line_when_opponent_moves(s, p, at_end)
     if s.pools.curse[p] + w[W.EXPECT] * curse < line - w[W.EXPECT] * hit:
         return False  # not in danger on the opponent's next turn
-    return s.pools.curse[o] < fresh_line(s, o, s.piles.hand_n[o] + draws)
+    return s.pools.curse[o] < fresh_line(s, np.int64(o), np.int64(s.piles.hand_n[o] + draws))

@@ -1,5 +1,7 @@
 """Blessings & Curses bookkeeping, action values (R8, R9) and piles (R10, R11, R18)."""
 
+import numpy as np
+
 from sims.blessings.state import (
     MAX_EVENTS,
     NO_CARD,
@@ -16,15 +18,25 @@ from sims.core.records import NEVER
 
 @hot
 def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full)."""
+    """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full).
+
+    Only the test is copied into callers; the write is one compiled ``write_event``, called
+    with ``int64`` arguments only (so it compiles once): a log is written in replays alone.
+    """
+    if s.meta.log_on and s.meta.log_n < MAX_EVENTS:
+        write_event(
+            s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra)
+        )  # fmt: skip
+
+
+@kernel
+def write_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Write one event at ``s.scratch.log[meta.log_n]`` in place (``log_event`` checked that it fits)."""
     m = s.meta
     k = m.log_n
-    if not m.log_on or k >= MAX_EVENTS:
-        return
     e = s.scratch.log[k]
     e.turn, e.seat, e.kind, e.card, e.target = min(m.turn, 32767), seat, kind, card, target
-    v, x = value + 0, extra + 0  # + 0: IntEnum arguments become plain ints
-    e.value, e.extra = max(-32768, min(v, 32767)), max(-32768, min(x, 32767))
+    e.value, e.extra = max(-32768, min(value, 32767)), max(-32768, min(extra, 32767))
     m.log_n = k + 1
 
 
@@ -121,7 +133,7 @@ def reshuffle(s, p: int) -> None:
         q.deck[p, k] = q.discard[p, k]
     q.deck_n[p] = n
     q.discard_n[p] = 0
-    rng.shuffle(q.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
+    rng.shuffle(q.deck[p], n, s.scratch.rng, np.int64(Lane.SHUFFLE + p))
     log_event(s, EventKind.RESHUFFLE, p, NO_CARD, NO_CARD, n, 0)
 
 
@@ -130,11 +142,11 @@ def draw(s, p: int, counting: bool = True) -> int:
     """Draw seat ``p``'s top card to the right end of its hand in place; return it (NO_CARD: nothing to draw, R11)."""
     q = s.piles
     if q.deck_n[p] == 0 and s.params.midbattle_reshuffle and q.discard_n[p] > 0:
-        reshuffle(s, p)
+        reshuffle(s, np.int64(p))
     if q.deck_n[p] == 0:
         return NO_CARD  # R11: skipped, no penalty
-    c = pop_top(q.deck, q.deck_n, p)
-    push(q.hand, q.hand_n, p, c)
+    c = np.int64(pop_top(q.deck, q.deck_n, np.int64(p)))
+    push(q.hand, q.hand_n, np.int64(p), c)
     q.hp[p, c] = s.params.card_health  # R18
     if counting:
         r = s.tally.cards[p, c]
@@ -148,11 +160,11 @@ def draw(s, p: int, counting: bool = True) -> int:
 def destroy(s, p: int, i: int) -> int:
     """Remove seat ``p``'s hand card ``i`` (Health 0) in place to its destroyed or discard pile (R10); return it."""
     q = s.piles
-    c = remove_at(q.hand, q.hand_n, p, i)
+    c = np.int64(remove_at(q.hand, q.hand_n, np.int64(p), np.int64(i)))
     if s.params.destroyed_cards == DestroyedCards.RECYCLE:
-        push(q.discard, q.discard_n, p, c)
+        push(q.discard, q.discard_n, np.int64(p), c)
     else:
-        push(q.gone, q.gone_n, p, c)
+        push(q.gone, q.gone_n, np.int64(p), c)
     return c
 
 
