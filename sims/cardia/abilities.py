@@ -86,12 +86,12 @@ def take_back(s, g, p: int, k: int) -> None:
 
 
 @hot
-def replace_opposing(s, g, p: int, k: int) -> None:
+def replace_opposing(s, g, p: int, k: int) -> bool:
     """Puppeteer (R14): discard the opposing card; a uniformly random card of the opponent's hand replaces it."""
     o = 1 - p
     if g.hand_n[o] == 0:
         end_game(s, g, p, EndReason.OPPONENT_CANNOT_PLAY)  # the opponent cannot play: you win
-        return
+        return False
     old = g.card[k, o]
     clear_slot(g, k, o)
     to_discard(s, g, o, np.int64(old), Zone.TABLE)
@@ -104,20 +104,20 @@ def replace_opposing(s, g, p: int, k: int) -> None:
         if r.first_played_turn == NEVER:
             r.first_played_turn = g.round_no
     log_event(s, g, EventKind.REPLACE, o, c, old, k + 1, 0)
-    settle(s, g)
+    return True
 
 
 # -- abilities with choices -------------------------------------------------------------------
 
 
 @hot
-def void_mage(s, g, p: int) -> None:
+def void_mage(s, g, p: int) -> bool:
     """Remove all modifiers or all ongoing tokens from any one card in play."""
     legal_clear(s)
     add_carrying(s, g, -1)
     t = choose_position(s, g, p, Decision.VOID_TARGET)
     if t == NO_POS:
-        return
+        return False
     k, side = t // 2, t % 2
     g.chosen = t
     legal_clear(s)
@@ -130,11 +130,11 @@ def void_mage(s, g, p: int) -> None:
     else:
         g.tok[k, side] = 0
         log_event(s, g, EventKind.TOKEN, side, g.card[k, side], side, 0, 0)
-    settle(s, g)
+    return True
 
 
 @hot
-def palace_guard(s, g, p: int, k: int) -> None:
+def palace_guard(s, g, p: int, k: int) -> bool:
     """Name a faction; the opponent may discard a card of it from hand, else this card gets +7."""
     o = 1 - p
     f = name_faction(s, g, p, Decision.GUARD_FACTION, np.int64(g.card[k, p]))
@@ -146,9 +146,9 @@ def palace_guard(s, g, p: int, k: int) -> None:
     c = decide(s, g, o, Decision.GUARD_DISCARD)
     if c != NO_CARD:
         discard_from_hand(s, g, o, c)
-        return
+        return False
     add_modifier(s, g, k, p, np.int64(7))
-    settle(s, g)
+    return True
 
 
 @hot
@@ -182,18 +182,19 @@ def witch_king(s, g, p: int) -> None:
 
 
 @hot
-def swamp_guardian(s, g, p: int, k: int) -> None:
+def swamp_guardian(s, g, p: int, k: int) -> bool:
     """Take one of your other played cards back to hand and discard the card opposite it."""
     legal_clear(s)
     add_played(s, g, p, k * 2 + p)
     t = choose_position(s, g, p, Decision.SWAMP_TARGET)
-    if t != NO_POS:
-        take_back(s, g, p, np.int64(t // 2))
-        settle(s, g)
+    if t == NO_POS:
+        return False
+    take_back(s, g, p, np.int64(t // 2))
+    return True
 
 
 @hot
-def inventor(s, g, p: int) -> None:
+def inventor(s, g, p: int) -> bool:
     """+3 influence to any one card and -3 to any other card."""
     legal_clear(s)
     add_played(s, g, -1, NO_POS)
@@ -202,25 +203,25 @@ def inventor(s, g, p: int) -> None:
     if s.params.serpent_per_change:
         settle(s, g)
         if g.over:
-            return
+            return False
     legal_clear(s)
     add_played(s, g, -1, plus)
     minus = choose_position(s, g, p, Decision.INVENTOR_MINUS)
     if minus != NO_POS:
         add_modifier(s, g, minus // 2, minus % 2, np.int64(-3))
-    settle(s, g)
+    return True
 
 
 @hot
-def kinesis_mage(s, g, p: int) -> None:
+def kinesis_mage(s, g, p: int) -> bool:
     """Move all modifiers and ongoing tokens from one of your cards to another of your cards."""
     if count_played(g, p) < 2:
-        return
+        return False
     legal_clear(s)
     add_carrying(s, g, p)
     f = choose_position(s, g, p, Decision.KINESIS_FROM)
     if f == NO_POS:
-        return
+        return False
     g.chosen = f
     legal_clear(s)
     add_played(s, g, p, f)
@@ -234,11 +235,11 @@ def kinesis_mage(s, g, p: int) -> None:
         g.tok[tk, p] += g.tok[fk, p]
         g.tok[fk, p] = 0
         log_event(s, g, EventKind.TOKEN, p, g.card[tk, p], p, g.tok[tk, p], 0)
-    settle(s, g)
+    return True
 
 
 @hot
-def envoy(s, g, p: int) -> None:
+def envoy(s, g, p: int) -> bool:
     """-3 influence to any one card (this and the opposing one included), or to the next card you play."""
     legal_clear(s)
     add_played(s, g, -1, NO_POS)
@@ -247,20 +248,21 @@ def envoy(s, g, p: int) -> None:
     if t == ENVOY_NEXT:
         g.pend_mod[p] -= 3
         log_event(s, g, EventKind.PENDING, p, NO_CARD, NO_CARD, g.pend_mod[p], Ability.ENVOY)
-        return
+        return False
     add_modifier(s, g, t // 2, t % 2, np.int64(-3))
-    settle(s, g)
+    return True
 
 
 @hot
-def prodigy(s, g, p: int) -> None:
+def prodigy(s, g, p: int) -> bool:
     """+3 influence to one of your cards (this one included) whose influence is 8 or less."""
     legal_clear(s)
     add_low_influence(s, g, p, 8)
     t = choose_position(s, g, p, Decision.PRODIGY_TARGET)
-    if t != NO_POS:
-        add_modifier(s, g, t // 2, p, np.int64(3))
-        settle(s, g)
+    if t == NO_POS:
+        return False
+    add_modifier(s, g, t // 2, p, np.int64(3))
+    return True
 
 
 @hot
@@ -285,13 +287,19 @@ def pending(s, g, p: int, delta: int, ability: int) -> None:
 
 @kernel
 def apply_ability(s, g, p: int, ability: int, k: int) -> None:
-    """Resolve the instant ``ability`` for seat ``p`` with "this card" at encounter ``k``, in place."""
+    """Resolve the instant ``ability`` for seat ``p`` with "this card" at encounter ``k``, in place.
+
+    An ability that changes the table settles it as its last step: here, once, after
+    whichever ability changed it (``changed``), so ``settle`` is one call site, not one
+    per ability (Inventor's per-change settle, a variant, stays inside it).
+    """
     o = 1 - p
+    changed = False
     if ability == Ability.HIRED_BLADE:
         discard_encounter(s, g, k)
-        settle(s, g)
+        changed = True
     elif ability == Ability.VOID_MAGE:
-        void_mage(s, g, p)
+        changed = void_mage(s, g, p)
     elif ability == Ability.SURGEON:
         pending(s, g, p, -5, ability)
     elif ability == Ability.SABOTEUR:
@@ -300,34 +308,34 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
     elif ability == Ability.FORTUNE_TELLER:
         g.fortune[p] = 1
     elif ability == Ability.PALACE_GUARD:
-        palace_guard(s, g, p, k)
+        changed = palace_guard(s, g, p, k)
     elif ability == Ability.AMBUSHER:
         discard_faction_from_hand(s, g, o, name_faction(s, g, p, Decision.AMBUSH_FACTION, np.int64(g.card[k, p])))
     elif ability == Ability.PUPPETEER:
-        replace_opposing(s, g, p, k)
+        changed = replace_opposing(s, g, p, k)
     elif ability == Ability.CLOCKMAKER:
         if k >= 1:  # no previous encounter: only the second part (Clockmaker clarification)
             add_modifier(s, g, k - 1, p, np.int64(3))
         pending(s, g, p, 3, ability)
-        settle(s, g)
+        changed = True
     elif ability == Ability.SWAMP_GUARDIAN:
-        swamp_guardian(s, g, p, k)
+        changed = swamp_guardian(s, g, p, k)
     elif ability == Ability.INVENTOR:
-        inventor(s, g, p)
+        changed = inventor(s, g, p)
     elif ability == Ability.DJINN:
         end_game(s, g, p, EndReason.DJINN)
     elif ability == Ability.POISONER:
         gap = influence(s, g, k, o) - influence(s, g, k, p)
         if gap > 0:
             add_modifier(s, g, k, o, np.int64(-gap))
-            settle(s, g)
+            changed = True
     elif ability == Ability.KINESIS_MAGE:
-        kinesis_mage(s, g, p)
+        changed = kinesis_mage(s, g, p)
     elif ability == Ability.ENVOY:
-        envoy(s, g, p)
+        changed = envoy(s, g, p)
     elif ability == Ability.TAX_COLLECTOR:
         add_modifier(s, g, k, p, np.int64(4))
-        settle(s, g)
+        changed = True
     elif ability == Ability.REVOLUTIONARY:
         discard_chosen(s, g, o)
         discard_chosen(s, g, o)
@@ -335,7 +343,7 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
     elif ability == Ability.LIBRARIAN:
         g.pend_lib[p] += 1
     elif ability == Ability.PRODIGY:
-        prodigy(s, g, p)
+        changed = prodigy(s, g, p)
     elif ability == Ability.BLACKMAILER:
         g.pend_bm[o] = name_faction(s, g, p, Decision.BLACKMAIL_FACTION, np.int64(g.card[k, p]))
     elif ability == Ability.ENGINEER:
@@ -344,6 +352,8 @@ def apply_ability(s, g, p: int, ability: int, k: int) -> None:
         witch_king(s, g, p)
     elif ability == Ability.SUCCESSOR:
         successor(s, g, p)
+    if changed:
+        settle(s, g)
 
 
 # -- copy and activate ------------------------------------------------------------------------
@@ -410,7 +420,7 @@ def note_activation(s, g, p: int, c: int, copier: int) -> None:
         log_event(s, g, EventKind.COPY, p, copier, c, s.cards[c].effect, 0)
 
 
-@hot
+@kernel
 def resolve(s, g, p: int, ability: int, k: int) -> None:
     """Resolve seat ``p``'s instant ``ability`` with "this card" at encounter ``k``, following copy chains (R7)."""
     draws = 0

@@ -169,10 +169,9 @@ def phase2(s, g, k: int) -> None:
 @hot
 def end_of_phase2(s, g) -> None:
     """Check the Mechanical Djinn at the end of phase 2 (its default and ``once`` readings, R16)."""
-    if s.params.mechanical_djinn_check == DjinnCheck.END_OF_PHASE2:
-        mechanical_djinn(s, g, False)
-    elif s.params.mechanical_djinn_check == DjinnCheck.ONCE:
-        mechanical_djinn(s, g, True)
+    check = s.params.mechanical_djinn_check
+    if check == DjinnCheck.END_OF_PHASE2 or check == DjinnCheck.ONCE:
+        mechanical_djinn(s, g, check == DjinnCheck.ONCE)  # one call: one copy of the check
 
 
 @kernel

@@ -188,7 +188,7 @@ def mechanical_djinn(s, g, following_current_only: bool) -> None:
     end_both(s, g, hit0, hit1, EndReason.MECHANICAL_DJINN)
 
 
-@hot
+@kernel
 def refresh(s, g) -> int:
     """Re-derive the table after a change in place; return the Serpent Temple triggers (seat 0 + 16 x seat 1).
 

@@ -15,14 +15,26 @@ from sims.core.records import NEVER
 
 @hot
 def log_event(s, g, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
-    """Append one event to ``s.scratch.log`` in place; no-op for a look-ahead copy, unless logging, or when full."""
+    """Append one event to ``s.scratch.log`` in place; no-op for a look-ahead copy, unless logging, or when full.
+
+    Only the test is copied into callers; the write is one compiled ``write_event``, called
+    with ``int64`` arguments only (so it compiles once): a log is written in replays alone.
+    """
+    if not g.sim and s.meta.log_on and s.meta.log_n < MAX_EVENTS:
+        write_event(
+            s, np.int64(g.round_no), np.int64(kind), np.int64(seat), np.int64(card), np.int64(target),
+            np.int64(value), np.int64(extra),
+        )  # fmt: skip
+
+
+@kernel
+def write_event(s, round_no: int, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
+    """Write one event at ``s.scratch.log[meta.log_n]`` in place (``log_event`` checked that it fits)."""
     m = s.meta
     k = m.log_n
-    if g.sim or not m.log_on or k >= MAX_EVENTS:
-        return
     e = s.scratch.log[k]
     e.turn, e.seat, e.kind, e.card, e.target, e.value, e.extra = (
-        m.turn_base + g.round_no,
+        m.turn_base + round_no,
         seat,
         kind,
         card,
