@@ -137,7 +137,7 @@ def end_turn(s, counting: bool = True) -> None:
     log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], cards_left(s, p))
     out0, out1 = cards_left(s, 0) == 0, cards_left(s, 1) == 0
     if out0 or out1:
-        end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION, counting)
+        end_battle(s, NO_WINNER if out0 and out1 else (1 if out0 else 0), BattleEnd.EXHAUSTION, bool(counting))
     elif m.battle_turn >= s.params.max_turns_per_battle:
         end_battle(s, np.int64(NO_WINNER), BattleEnd.TURN_CAP, counting)  # int64: no literal's end_battle
     elif s.params.surrender == Surrender.OWN_TURN:
@@ -180,7 +180,7 @@ def advance(s, counting: bool = True) -> None:
     m = s.meta
     while True:
         if m.phase == Phase.BATTLE_START:
-            start_battle(s, counting)
+            start_battle(s, bool(counting))
         elif m.phase == Phase.TURN_START:
             start_turn(s)
         elif m.phase == Phase.DRAW:
@@ -289,7 +289,7 @@ def apply_action(s, a: int, counting: bool = True) -> None:
         else:
             s.meta.phase = Phase.DRAW
     elif kind == ActionKind.SURRENDER:
-        surrender(s, counting)
+        surrender(s, bool(counting))
     else:
         play_card(s, kind, action_i(a), action_j(a), counting)
     advance(s, counting)
@@ -299,7 +299,7 @@ def apply_action(s, a: int, counting: bool = True) -> None:
 def set_up(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     """Reset ``s`` for game ``game``: deal each seat its cards (R3) and start the first battle."""
     reset(s, game, seed, counting)
-    deal_owned(s, counting)
+    deal_owned(s, bool(counting))
     advance(s, counting)
 
 
