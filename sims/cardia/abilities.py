@@ -398,7 +398,7 @@ def elemental_card(s, g, p: int) -> int:
     return decide(s, g, p, Decision.ELEMENTAL_CARD)
 
 
-@kernel
+@hot
 def put_token(s, g, p: int, k: int) -> None:
     """Place an ongoing token on seat ``p``'s card in encounter ``k``: its ongoing ability is in effect (R9)."""
     g.tok[k, p] += 1
@@ -409,8 +409,13 @@ def put_token(s, g, p: int, k: int) -> None:
 @hot
 def note_activation(s, g, p: int, c: int, copier: int) -> None:
     """Count an activation of card ``c`` (``copier`` >= 0: copied by that card) in the records and log."""
-    if g.sim:
-        return
+    if not g.sim:  # only the test is copied into callers: a look-ahead keeps no records
+        count_activation(s, g, np.int64(p), np.int64(c), np.int64(copier))
+
+
+@kernel
+def count_activation(s, g, p: int, c: int, copier: int) -> None:
+    """``note_activation``'s records and log entry (compiled once, called with ``int64`` arguments)."""
     if copier < 0:
         record(s, p, c).activations += 1
         s.tally.seats[p].abilities_activated += 1
