@@ -68,12 +68,11 @@ def leave_field(s, p: int, slot: int) -> int:
 
 
 @kernel
-def destroy(s, p: int, slot: int, by: int, counting: bool = True) -> None:
+def destroy(s, p: int, slot: int, by: int) -> None:
     """Destroy seat ``p``'s card at ``slot`` in place (to its owner's discard, R18); ``by`` = destroyer or NO_CARD."""
     c = leave_field(s, p, slot)
-    if counting:
-        s.tally.cards[p, c].times_destroyed += 1
-    rules.log_event(s, EventKind.DESTROY, p, by, c, 0, 0, counting)
+    s.tally.cards[p, c].times_destroyed += 1
+    rules.log_event(s, EventKind.DESTROY, p, by, c, 0, 0)
 
 
 @kernel
@@ -185,7 +184,7 @@ def take_from_hand(s, p: int, i: int) -> int:
 
 
 @hot
-def play_card(s, i: int, counting: bool = True) -> None:
+def play_card(s, i: int) -> None:
     """Play the mover's hand card ``i`` to its field in place; PAY decisions then pay its cost (R4, R5)."""
     m = s.meta
     p = m.mover
@@ -193,136 +192,127 @@ def play_card(s, i: int, counting: bool = True) -> None:
     enter_field(s, p, c)
     m.plays_left -= 1  # R4: counts plays; cost cards do not count
     m.plays += 1
-    if counting:
-        s.tally.seats[p].cards_played += 1
-        r = s.tally.cards[p, c]
-        r.times_played += 1
-        if r.first_played_turn == NEVER:
-            r.first_played_turn = m.turn
-    rules.log_event(s, EventKind.PLAY, p, c, NO_CARD, s.cards[c].cost, 0, counting)
+    s.tally.seats[p].cards_played += 1
+    r = s.tally.cards[p, c]
+    r.times_played += 1
+    if r.first_played_turn == NEVER:
+        r.first_played_turn = m.turn
+    rules.log_event(s, EventKind.PLAY, p, c, NO_CARD, s.cards[c].cost, 0)
     m.pending_card, m.pending_cost = c, s.cards[c].cost
     if m.pending_cost > 0:
         m.phase = Phase.PAY
 
 
 @hot
-def pay_cost(s, i: int, counting: bool = True) -> None:
+def pay_cost(s, i: int) -> None:
     """Discard the mover's hand card ``i`` towards the pending cost in place (R5)."""
     m = s.meta
     p = m.mover
     c = take_from_hand(s, p, i)
     push(s.piles.discard, s.piles.discard_n, p, c)
-    if counting:
-        s.tally.cards[p, c].times_discarded += 1
-    rules.log_event(s, EventKind.PAY, p, c, m.pending_card, 0, 0, counting)
+    s.tally.cards[p, c].times_discarded += 1
+    rules.log_event(s, EventKind.PAY, p, c, m.pending_card, 0, 0)
     m.pending_cost -= 1
     if m.pending_cost == 0:
         m.phase = Phase.PLAY
 
 
 @kernel
-def retire(s, slot: int, counting: bool = True) -> None:
+def retire(s, slot: int) -> None:
     """Retire the mover's field card at ``slot`` to its discard pile in place (R6)."""
     p = s.meta.mover
     c = leave_field(s, np.int64(p), np.int64(slot))
-    if counting:
-        s.tally.cards[p, c].times_retired += 1
-    rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0, counting)
+    s.tally.cards[p, c].times_retired += 1
+    rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
 
 
 @hot
-def self_effects(s, p: int, slot: int, counting: bool = True) -> None:
+def self_effects(s, p: int, slot: int) -> None:
     """Apply DEVOUR, then DECAY, then FRAGILE to the card that just acted, in place (R11).
 
     Only the keyword test is copied into each caller: most cards have none of the three.
     """
     if s.cards[s.field.card[p, slot]].keywords & SELF_EFFECTS:
-        apply_self_effects(s, np.int64(p), np.int64(slot), counting)
+        apply_self_effects(s, np.int64(p), np.int64(slot))
 
 
 @kernel
-def apply_self_effects(s, p: int, slot: int, counting: bool = True) -> None:
+def apply_self_effects(s, p: int, slot: int) -> None:
     """Apply DEVOUR, then DECAY, then FRAGILE to the card at seat ``p``'s ``slot`` in place (``self_effects``)."""
     f = s.field
     c = f.card[p, slot]
     kw = s.cards[c].keywords
     if kw & DEVOUR and f.hp[p, slot] < s.params.devour_hp_cap:
         f.hp[p, slot] += 1
-        rules.log_event(s, EventKind.DEVOUR, p, c, NO_CARD, f.hp[p, slot], 0, counting)
+        rules.log_event(s, EventKind.DEVOUR, p, c, NO_CARD, f.hp[p, slot], 0)
     if kw & DECAY and f.def_[p, slot] > 0:
         f.def_[p, slot] -= 1
-        rules.log_event(s, EventKind.DECAY, p, c, NO_CARD, f.def_[p, slot], 0, counting)
+        rules.log_event(s, EventKind.DECAY, p, c, NO_CARD, f.def_[p, slot], 0)
     if kw & FRAGILE:
         f.hp[p, slot] -= 1
-        rules.log_event(s, EventKind.FRAGILE, p, c, NO_CARD, f.hp[p, slot], 0, counting)
+        rules.log_event(s, EventKind.FRAGILE, p, c, NO_CARD, f.hp[p, slot], 0)
         if f.hp[p, slot] <= 0:  # E6, E8: destroyed after its action resolved
-            destroy(s, p, slot, np.int64(NO_CARD), counting)
-            if counting:
-                s.tally.seats[p].own_fragile_losses += 1
+            destroy(s, p, slot, np.int64(NO_CARD))
+            s.tally.seats[p].own_fragile_losses += 1
 
 
 @hot
-def hit(s, p: int, c: int, t: int, counting: bool = True) -> int:
+def hit(s, p: int, c: int, t: int) -> int:
     """Deal exactly 1 damage from seat ``p``'s card ``c`` to opposing slot ``t`` in place (R8); 1 if it is destroyed."""
     o = 1 - p
     s.field.hp[o, t] -= 1
-    if counting:
-        s.tally.cards[p, c].damage_dealt += 1
-    rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0, counting)
+    s.tally.cards[p, c].damage_dealt += 1
+    rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
     if s.field.hp[o, t] > 0:
         return 0
-    destroy(s, o, t, np.int64(c), counting)  # to its owner's discard pile (R18)
-    if counting:
-        s.tally.cards[p, c].cards_destroyed += 1
-        s.tally.seats[p].cards_destroyed += 1
+    destroy(s, o, t, np.int64(c))  # to its owner's discard pile (R18)
+    s.tally.cards[p, c].cards_destroyed += 1
+    s.tally.seats[p].cards_destroyed += 1
     return 1
 
 
 @hot
-def attack(s, slot: int, t: int, counting: bool = True) -> None:
+def attack(s, slot: int, t: int) -> None:
     """Resolve an attack of the mover's card at ``slot`` on opposing slot ``t`` in place (R8, R12, R13)."""
     p = s.meta.mover
     o = 1 - p
     c = s.field.card[p, slot]
     s.field.acts[p, slot] -= 1  # DOUBLE: one of two attacks (R12)
-    if counting:
-        s.tally.seats[p].attacks += 1
+    s.tally.seats[p].attacks += 1
     if s.cards[c].keywords & OMNI:  # R13: every eligible card at once; back to front keeps slots valid
-        rules.log_event(s, EventKind.ATTACK, p, c, NO_CARD, 0, 0, counting)
+        rules.log_event(s, EventKind.ATTACK, p, c, NO_CARD, 0, 0)
         destroyed = 0
         for u in range(s.field.n[o] - 1, -1, -1):
             if can_target(s, p, slot, u):
-                destroyed += hit(s, p, c, u, counting)
+                destroyed += hit(s, p, c, u)
     else:
-        rules.log_event(s, EventKind.ATTACK, p, c, s.field.card[o, t], 0, 0, counting)
-        destroyed = hit(s, p, c, t, counting)
+        rules.log_event(s, EventKind.ATTACK, p, c, s.field.card[o, t], 0, 0)
+        destroyed = hit(s, p, c, t)
     if s.cards[c].keywords & STEAL:
         for _ in range(destroyed):  # R13: a point per destroyed card, each may win (R10, E19)
-            if counting:
-                s.tally.cards[p, c].steal_points += 1
-            if rules.gain_points(s, p, np.int64(1), PointSource.STEAL, np.int64(c), counting):
+            s.tally.cards[p, c].steal_points += 1
+            if rules.gain_points(s, p, np.int64(1), PointSource.STEAL, np.int64(c)):
                 return
-    self_effects(s, p, slot, counting)
+    self_effects(s, p, slot)
 
 
 @hot
-def take_draw_action(s, slot: int, counting: bool = True) -> None:
+def take_draw_action(s, slot: int) -> None:
     """Resolve a draw action of the mover's card at ``slot`` in place: min(DRAW, deck, room) cards (R9)."""
     p = s.meta.mover
     c = s.field.card[p, slot]
     n = min(s.cards[c].draw, s.piles.deck_n[p], s.params.hand_limit - s.piles.hand_n[p])  # E14
     s.field.acts[p, slot] = 0
-    if counting:
-        s.tally.seats[p].draws += 1
-        s.tally.cards[p, c].cards_drawn += n
-    rules.log_event(s, EventKind.DRAW_ACTION, p, c, NO_CARD, n, 0, counting)
+    s.tally.seats[p].draws += 1
+    s.tally.cards[p, c].cards_drawn += n
+    rules.log_event(s, EventKind.DRAW_ACTION, p, c, NO_CARD, n, 0)
     for _ in range(n):
-        rules.log_event(s, EventKind.DRAWN, p, rules.draw(s, p, counting), c, 0, 0, counting)
-    self_effects(s, p, slot, counting)
+        rules.log_event(s, EventKind.DRAWN, p, rules.draw(s, p), c, 0, 0)
+    self_effects(s, p, slot)
 
 
 @hot
-def score_action(s, slot: int, counting: bool = True) -> None:
+def score_action(s, slot: int) -> None:
     """Resolve a score action of the mover's card at ``slot`` in place: SCORE and PROSPERITY's bonus (R10, R14).
 
     ``one_gain`` (default): both are one gain, so a winning action's score includes the bonus.
@@ -331,49 +321,46 @@ def score_action(s, slot: int, counting: bool = True) -> None:
     p = s.meta.mover
     c = s.field.card[p, slot]
     s.field.acts[p, slot] = 0
+    s.tally.seats[p].scores += 1
     r = s.tally.cards[p, c]
-    if counting:
-        s.tally.seats[p].scores += 1
-        r.points_scored += s.cards[c].score
+    r.points_scored += s.cards[c].score
     bonus = s.piles.hand_n[p] // s.params.prosperity_step if s.cards[c].keywords & PROSPERITY else 0  # R14
     if s.params.prosperity_gain == ProsperityGain.SECOND_GAIN:
-        if rules.gain_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c), counting):
+        if rules.gain_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c)):
             return  # E19: no PROSPERITY, no FRAGILE after the win
         if bonus > 0:
-            if counting:
-                r.points_scored += bonus
-            if rules.gain_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c), counting):
+            r.points_scored += bonus
+            if rules.gain_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c)):
                 return
     else:
-        rules.add_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c), counting)
+        rules.add_points(s, p, np.int64(s.cards[c].score), PointSource.SCORE, np.int64(c))
         if bonus > 0:
-            if counting:
-                r.points_scored += bonus
-            rules.add_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c), counting)
-        if rules.reached_target(s, p, counting):
+            r.points_scored += bonus
+            rules.add_points(s, p, np.int64(bonus), PointSource.PROSPERITY, np.int64(c))
+        if rules.reached_target(s, p):
             return  # E19: no FRAGILE after the win
-    self_effects(s, p, slot, counting)
+    self_effects(s, p, slot)
 
 
 @hot
-def apply_action(s, action: int, counting: bool = True) -> None:
+def apply_action(s, action: int) -> None:
     """Apply one encoded legal action of the mover in place; END also runs phases 4 and 1."""
     m = s.meta
     kind, i = action_kind(action), action_i(action)
     if kind == ActionKind.END:
-        rules.end_turn(s, counting)
+        rules.end_turn(s)
     elif kind == ActionKind.PLAY:
-        play_card(s, i, counting)
+        play_card(s, i)
     elif kind == ActionKind.PAY:
-        pay_cost(s, i, counting)
+        pay_cost(s, i)
     elif kind == ActionKind.RETIRE:
-        retire(s, i, counting)
+        retire(s, i)
     else:
         m.phase = Phase.ACTION  # R7: the first action closes phase 2
         m.actions += 1
         if kind == ActionKind.ATTACK:
-            attack(s, i, action_j(action), counting)
+            attack(s, i, action_j(action))
         elif kind == ActionKind.DRAW:
-            take_draw_action(s, i, counting)
+            take_draw_action(s, i)
         else:
-            score_action(s, i, counting)
+            score_action(s, i)

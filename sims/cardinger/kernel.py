@@ -82,14 +82,14 @@ from sims.core.records import NEVER, NO_REPORT, NO_WINNER, no_rows
 
 
 @hot
-def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int, counting: bool = True) -> None:
+def log_event(s, kind: int, seat: int, card: int, target: int, value: int, extra: int) -> None:
     """Append one event to ``s.scratch.log`` in place; no-op unless ``meta.log_on`` (and when full).
 
     Only the ``log_on`` test is copied into each caller; the write is one ``write_event``
     compiled once for int64 arguments (each mix of literal and int8/int16 arguments was a
     separate compiled version: 19 of them).
     """
-    if counting and s.meta.log_on:
+    if s.meta.log_on:
         write_event(
             s, np.int64(kind), np.int64(seat), np.int64(card), np.int64(target), np.int64(value), np.int64(extra)
         )
@@ -127,7 +127,7 @@ def clear_card_record(r, game: int, p: int, c: int) -> None:
 
 
 @kernel
-def reset(s, game: int, seed: np.uint64, counting: bool = True) -> None:
+def reset(s, game: int, seed: np.uint64) -> None:
     """Empty every zone and counter of ``s`` in place for game ``game`` seeded by ``seed``."""
     m = s.meta
     m.game, m.seed, m.turn, m.mover, m.first_seat, m.phase = game, seed, 0, 0, 0, Phase.PLAY
@@ -136,10 +136,7 @@ def reset(s, game: int, seed: np.uint64, counting: bool = True) -> None:
     for p in range(2):
         s.piles.deck_n[p] = s.piles.hand_n[p] = s.piles.discard_n[p] = s.field.n[p] = 0
         s.tally.score[p] = s.tally.replenished[p] = 0
-        if counting:
-            clear_counters(s.tally.seats[p])
-        else:
-            s.tally.seats[p].deck_total_cost = 0  # the deck builder's running cost (decks.add_to_deck)
+        clear_counters(s.tally.seats[p])
     rng.seed_lanes(s.scratch.rng, seed)
 
 
@@ -147,66 +144,62 @@ def reset(s, game: int, seed: np.uint64, counting: bool = True) -> None:
 
 
 @hot
-def draw(s, p: int, counting: bool = True) -> int:
+def draw(s, p: int) -> int:
     """Move seat ``p``'s top deck card to its hand in place; return it (NO_CARD: empty deck or full hand)."""
     if s.piles.deck_n[p] == 0 or s.piles.hand_n[p] >= s.params.hand_limit:
         return NO_CARD
     c = pop_top(s.piles.deck, s.piles.deck_n, p)
     push(s.piles.hand, s.piles.hand_n, p, c)
-    if counting:
-        r = s.tally.cards[p, c]
-        r.times_drawn += 1
-        if r.first_drawn_turn == NEVER:
-            r.first_drawn_turn = s.meta.turn
+    r = s.tally.cards[p, c]
+    r.times_drawn += 1
+    if r.first_drawn_turn == NEVER:
+        r.first_drawn_turn = s.meta.turn
     return c
 
 
 @kernel
-def deal(s, counting: bool = True) -> None:
+def deal(s) -> None:
     """Shuffle both built decks (lanes SHUFFLE + p) and draw the opening hands in place (*Starting the Game*)."""
     m = s.meta
     for p in range(2):
         for k in range(s.params.deck_size):
             c = s.piles.built[p, k]
             s.piles.deck[p, k] = c
-            if counting and m.record_cards:  # else no one reads tally.cards: its counters run on uncleared records
+            if m.record_cards:  # else no one reads tally.cards: its counters run on uncleared records
                 clear_card_record(s.tally.cards[p, c], m.game, p, c)
-            log_event(s, EventKind.DECK, p, c, NO_CARD, k, 0, counting)
+            log_event(s, EventKind.DECK, p, c, NO_CARD, k, 0)
         s.piles.deck_n[p] = s.params.deck_size
         rng.shuffle(s.piles.deck[p], s.params.deck_size, s.scratch.rng, Lane.SHUFFLE + p)
         for _ in range(s.params.opening_hand):
-            c = draw(s, p, counting)
-            if counting and c != NO_CARD:
+            c = draw(s, p)
+            if c != NO_CARD:
                 s.tally.cards[p, c].in_opening_hand = 1
-        log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p], counting)
+        log_event(s, EventKind.DEAL, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
 
 
 @kernel
-def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, counting: bool = True) -> None:
+def set_up(s, decks: np.ndarray, game: int, seed: np.uint64) -> None:
     """Reset ``s`` and prepare game ``game``: first seat (R3), decks (R2), hands, turn 1 (phase 1)."""
-    reset(s, game, seed, counting)
+    reset(s, game, seed)
     m = s.meta
     # always drawn: lane SETUP stays paired across first_seat
     coin = rng.randint(s.scratch.rng, np.int64(Lane.SETUP), np.int64(2))
     m.first_seat = coin if s.params.first_seat == FirstSeat.RANDOM else game % 2
     m.mover = m.first_seat
-    if counting:
-        s.tally.seats[m.first_seat].first = 1
+    s.tally.seats[m.first_seat].first = 1
     build_decks(s, decks)
-    deal(s, counting)
-    start_turn(s, counting)
+    deal(s)
+    start_turn(s)
 
 
 # -- points and the deck cycle ----------------------------------------------------------
 
 
 @kernel
-def add_points(s, p: int, n: int, source: int, card: int, counting: bool = True) -> None:
+def add_points(s, p: int, n: int, source: int, card: int) -> None:
     """Add ``n`` points from ``source`` to seat ``p`` in place and log them, without the win check."""
     score = s.tally.score
     score[p] += n
-    if not counting:
-        return
     st = s.tally.seats[p]
     if source == PointSource.SCORE:
         st.points_score += n
@@ -224,25 +217,25 @@ def add_points(s, p: int, n: int, source: int, card: int, counting: bool = True)
 
 
 @kernel
-def reached_target(s, p: int, counting: bool = True) -> bool:
+def reached_target(s, p: int) -> bool:
     """Return True (and end the game in place, R10) if seat ``p`` has reached ``target_score``."""
     if s.tally.score[p] < s.params.target_score:
         return False
     m = s.meta
     m.winner, m.end_reason, m.phase = p, EndReason.TARGET_SCORE, Phase.OVER
-    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, s.tally.score[p], s.tally.score[1 - p], counting)
+    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, s.tally.score[p], s.tally.score[1 - p])
     return True
 
 
 @kernel
-def gain_points(s, p: int, n: int, source: int, card: int, counting: bool = True) -> bool:
+def gain_points(s, p: int, n: int, source: int, card: int) -> bool:
     """Add ``n`` points from ``source`` to seat ``p`` in place; return True if this one gain wins at once (R10)."""
-    add_points(s, p, n, source, card, counting)
-    return reached_target(s, p, counting)
+    add_points(s, p, n, source, card)
+    return reached_target(s, p)
 
 
 @kernel
-def replenish(s, p: int, counting: bool = True) -> None:
+def replenish(s, p: int) -> None:
     """Shuffle seat ``p``'s discard pile into its empty deck in place (R15); nothing if the pile is empty."""
     n = s.piles.discard_n[p]
     if n == 0:
@@ -253,9 +246,8 @@ def replenish(s, p: int, counting: bool = True) -> None:
     s.piles.discard_n[p] = 0
     rng.shuffle(s.piles.deck[p], n, s.scratch.rng, Lane.SHUFFLE + p)
     s.tally.replenished[p] = 1
-    if counting:
-        s.tally.seats[p].replenishes += 1
-    log_event(s, EventKind.REPLENISH, p, NO_CARD, NO_CARD, n, 0, counting)
+    s.tally.seats[p].replenishes += 1
+    log_event(s, EventKind.REPLENISH, p, NO_CARD, NO_CARD, n, 0)
 
 
 # -- the field ----------------------------------------------------------------------------
@@ -265,28 +257,25 @@ def replenish(s, p: int, counting: bool = True) -> None:
 
 
 @hot
-def start_turn(s, counting: bool = True) -> None:
+def start_turn(s) -> None:
     """Run phase 1 for ``meta.mover`` in place (replenish point R15, draw R16) and open phase 2 (R4)."""
     m = s.meta
     p = m.mover
     m.turn += 1
     m.phase, m.plays, m.actions, m.pending_cost = Phase.PLAY, 0, 0, 0
-    log_event(
-        s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.tally.score[p], s.tally.score[1 - p],
-        counting,
-    )  # fmt: skip
+    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.tally.score[p], s.tally.score[1 - p])
     if s.params.replenish_timing == ReplenishTiming.START_OF_NEXT_TURN and s.piles.deck_n[p] == 0:
-        replenish(s, p, counting)  # R15 digital: includes cards destroyed on the opponent's turn (E18)
+        replenish(s, p)  # R15 digital: includes cards destroyed on the opponent's turn (E18)
     if s.tally.replenished[p]:
         s.tally.replenished[p] = 0
         if s.params.replenish_point > 0 and gain_points(
-            s, p, np.int64(s.params.replenish_point), PointSource.REPLENISH, np.int64(NO_CARD), counting
+            s, p, np.int64(s.params.replenish_point), PointSource.REPLENISH, np.int64(NO_CARD)
         ):
             return  # E19: the replenish point can win before the draw
     if m.turn > 1 or s.params.first_turn_draw:  # R16: no draw on the game's first turn
-        c = draw(s, p, counting)  # R16, E15: nothing with a full hand or an empty deck
+        c = draw(s, p)  # R16, E15: nothing with a full hand or an empty deck
         if c != NO_CARD:
-            log_event(s, EventKind.DRAW, p, c, NO_CARD, 0, 0, counting)
+            log_event(s, EventKind.DRAW, p, c, NO_CARD, 0, 0)
     hand = s.piles.hand_n[p]
     m.plays_left = UNLIMITED_PLAYS if s.params.play_limit == PlayLimit.UNLIMITED else (hand + 1) // 2  # R4, E2
     for slot in range(s.field.n[p]):
@@ -307,25 +296,25 @@ def record_turn(s) -> None:
 
 
 @hot
-def end_turn(s, counting: bool = True) -> None:
+def end_turn(s) -> None:
     """Run phase 4 for the mover in place (idle draw R17, replenish R15), then pass the turn (R20 cap)."""
     m = s.meta
     p = m.mover
     if s.params.idle_extra_draw and m.plays == 0 and m.actions == 0:  # R17: retiring alone is idle
-        c = draw(s, p, counting)
+        c = draw(s, p)
         if c != NO_CARD:
-            log_event(s, EventKind.IDLE_DRAW, p, c, NO_CARD, 0, 0, counting)
+            log_event(s, EventKind.IDLE_DRAW, p, c, NO_CARD, 0, 0)
     if s.params.replenish_timing == ReplenishTiming.END_OF_TURN and s.piles.deck_n[p] == 0:
-        replenish(s, p, counting)  # R15 tabletop: after the idle draw
-    log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p], counting)
-    if counting and m.record_turns:
+        replenish(s, p)  # R15 tabletop: after the idle draw
+    log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
+    if m.record_turns:
         record_turn(s)
     if m.turn >= s.params.max_turns:  # R20: a timeout, no winner
         m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
-        log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0, counting)
+        log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
         return
     m.mover = 1 - p
-    start_turn(s, counting)
+    start_turn(s)
 
 
 # -- legality (R4-R9, R12, R13) -----------------------------------------------------------
@@ -341,17 +330,13 @@ def end_turn(s, counting: bool = True) -> None:
 
 
 @kernel
-def play_game(
-    s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray, counting: bool = True
-) -> None:
+def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
     """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
 
     ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
-    illegal actions chosen, games not over within ``max_turns``. ``counting`` (a constant of
-    each compiled batch entry, ``batch_counted`` / ``batch_uncounted``): False keeps no seat
-    counter, card record, turn row or log test at all (the same games; the games table only).
+    illegal actions chosen, games not over within ``max_turns``.
     """
-    set_up(s, decks, game, seed, counting)
+    set_up(s, decks, game, seed)
     m = s.meta
     checking = report.shape[0] > 0
     cap = 64 * s.params.max_turns * (s.params.deck_size + s.params.field_limit)  # decisions; only a bug reaches it
@@ -364,13 +349,13 @@ def play_game(
         if checking and not audit(s, a, report):
             m.phase = Phase.OVER  # stop this game: an illegal action could corrupt the state
             break
-        apply_action(s, a, counting)
+        apply_action(s, a)
         if checking:
             for q in range(2):  # a loop, not two calls with literal seats: one compiled conserved, not two
                 report[1] += not conserved(s, q)
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
         report[3] += 1
-    if counting and m.end_reason == EndReason.TARGET_SCORE and m.record_turns:
+    if m.end_reason == EndReason.TARGET_SCORE and m.record_turns:
         record_turn(s)  # the winning turn ended mid-turn
 
 
@@ -440,19 +425,18 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
         counts[3] += 1
 
 
-@hot
+@kernel
 def play_batch(
     state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts, report, counting,
+    games, seats, cards_out, turns, counts, report,
 ) -> int:  # fmt: skip
     """Play games ``first_game ..`` on a ``prepare``d ``state`` into the record buffers; return how many completed.
 
-    The one batch loop behind ``play_games``, ``check_games`` and ``replay_game``, copied into
-    the two compiled entries ``batch_counted`` and ``batch_uncounted``: ``counting`` is a
-    constant of each, so one compiled game loop keeps the counters and one keeps none (the
-    C twin without ``-DTALLY``). A buffer of size 0 means that table is not wanted; a
-    non-empty ``report`` audits every decision (``play_game``). Stops before a game whose rows
-    would not fit; ``counts[:4]`` = rows written per table. Game ``g`` is seeded by
+    The one compiled batch loop behind ``play_games``, ``check_games`` and ``replay_game`` (each
+    compiled entry point re-optimises and re-generates the whole game loop: about 1.4 CPU-s of
+    cold compile apiece). A buffer of size 0 means that table is not wanted; a non-empty
+    ``report`` audits every decision (``play_game``). Stops before a game whose rows would not
+    fit; ``counts[:4]`` = rows written per table. Game ``g`` is seeded by
     ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
     """
     meta = state[0].meta  # the card records and turn rows are kept only for tables that want them
@@ -463,35 +447,11 @@ def play_batch(
         if not fits(s, record_cards, games, seats, cards_out, counts):
             return k
         g = first_game + k
-        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), report, counting)
+        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), report)
         if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
             return k  # its turn rows do not fit: the caller grows the buffers and replays it
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
     return n_games
-
-
-@kernel
-def batch_counted(
-    state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts, report,
-) -> int:  # fmt: skip
-    """``play_batch`` with the counters kept (any table but games alone; audits; replays)."""
-    return play_batch(
-        state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
-        games, seats, cards_out, turns, counts, report, True,
-    )  # fmt: skip
-
-
-@kernel
-def batch_uncounted(
-    state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
-    games, seats, cards_out, turns, counts, report,
-) -> int:  # fmt: skip
-    """``play_batch`` for the games table alone: no counter, card record, turn row or log test (the same games)."""
-    return play_batch(
-        state, decks, bot_ids, root_seed, first_game, n_games, record_cards, record_turns,
-        games, seats, cards_out, turns, counts, report, False,
-    )  # fmt: skip
 
 
 NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)
@@ -505,12 +465,9 @@ def play_games(
 
     Stops before a game whose rows would not fit; ``counts[:4]`` = rows written per table.
     Game ``g`` is seeded by ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
-    A run that asks for the games table alone plays through ``batch_uncounted`` (compiled on
-    first use), any other through ``batch_counted``.
     """
     state = prepare(cards, params, weights, 0)
-    counted = seats.shape[0] > 0 or record_cards or record_turns
-    return (batch_counted if counted else batch_uncounted)(
+    return play_batch(
         state, decks, bot_ids, np.uint64(root_seed), int(first_game), int(n_games), int(record_cards),
         int(record_turns), games, seats, cards_out, turns, counts, NO_REPORT,
     )  # fmt: skip
@@ -520,7 +477,7 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
     """Play the same games as ``play_games``, auditing every decision; fill ``report`` (see ``play_game``)."""
     state = prepare(cards, params, weights, 0)
     report[:] = 0
-    batch_counted(
+    play_batch(
         state, decks, bot_ids, np.uint64(root_seed), int(first_game), int(n_games), 0, 0, *NO_ROWS,
         np.zeros(4, np.int64), report,
     )  # fmt: skip
@@ -529,7 +486,7 @@ def check_games(params, cards, decks, bot_ids, weights, root_seed, first_game, n
 def replay_game(params, cards, decks, bot_ids, weights, root_seed, game) -> np.ndarray:
     """Play game ``game`` exactly as ``play_games`` does, with the event log on; return its events."""
     state = prepare(cards, params, weights, 1)
-    batch_counted(
+    play_batch(
         state, decks, bot_ids, np.uint64(root_seed), int(game), 1, 0, 0, *NO_ROWS, np.zeros(4, np.int64), NO_REPORT
     )
     s = state[0]  # item syntax: a compiled ``prepare`` returns plain np.void elements
