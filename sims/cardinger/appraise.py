@@ -32,7 +32,7 @@ from sims.cardinger.state import (
     encode,
 )
 from sims.cardinger.weights import W
-from sims.core.jit import hot, kernel
+from sims.core.jit import hot, kernel, nonzero_div
 
 NO_ACTION = -1
 
@@ -132,9 +132,12 @@ def discard_value(s, p: int, skip: int, k: int) -> float:
     return sorted_discard_value(s, p, skip, k)
 
 
-@kernel
+@nonzero_div
 def prosperity_bonus(s, hand: int) -> int:
-    """Return the PROSPERITY bonus a score action makes with ``hand`` cards in hand (R14)."""
+    """Return the PROSPERITY bonus a score action makes with ``hand`` cards in hand (R14).
+
+    ``prosperity_step`` >= 1 (``pool.py`` validates it), so the division needs no zero test.
+    """
     return hand // s.params.prosperity_step
 
 
@@ -244,12 +247,12 @@ def score_points(s, p: int, slot: int) -> int:
     return pts
 
 
-@kernel
+@nonzero_div
 def hit_value(s, p: int, c: int, value: float, hp: int) -> float:
     """Return the value of one attack by seat ``p``'s card ``c`` on a target worth ``value`` with ``hp`` HP.
 
     A kill is worth ``act_kill`` x value, plus ``act_steal`` with STEAL; a hit that leaves it
-    alive ``act_hit`` x value / its HP.
+    alive ``act_hit`` x value / its HP (then HP >= 2: the division needs no zero test).
     """
     w = s.scratch.weights[p]
     steal = w[W.ACT_STEAL] if s.cards[c].keywords & STEAL else 0.0

@@ -40,3 +40,12 @@ LLVM's optimiser. Copying a body costs compile time at every call site, so use i
 for functions that are small or called from few places, and measure the cold compile
 (``benchmarks/compile_time.py``). Called from Python, such a function runs as any other.
 """
+
+nonzero_div = numba.njit(cache=True, nogil=True, error_model="numpy")
+"""The ``kernel`` preset for a small function whose every division is by a value proven non-zero
+(a validated parameter >= 1, or an operand its own branch has shown to be >= 2): Numba's numpy
+error model compiles each division without the zero test and the exception path behind it.
+Never use it where a divisor could be 0: the division would then return inf/nan or garbage
+instead of raising. Cardinger's ``appraise.hit_value`` and ``prosperity_bonus`` (per target and
+per play, inlined by LLVM into the bots' evaluation): kernel CPU x1.01 side by side.
+"""
