@@ -41,9 +41,9 @@ ROWS = (
     ("D1 misses", ("D1mr", "D1mw")),
     ("LL data misses", ("DLmr", "DLmw")),
     ("conditional branches", ("Bc",)),
-    ("  mispredicted", ("Bcm",)),
+    ("  mispredicted (cond.)", ("Bcm",)),
     ("indirect branches", ("Bi",)),
-    ("  mispredicted", ("Bim",)),
+    ("  mispredicted (ind.)", ("Bim",)),
 )
 VALGRIND = ["valgrind", "--tool=callgrind", "--branch-sim=yes", "--cache-sim=yes"]
 
@@ -51,11 +51,16 @@ VALGRIND = ["valgrind", "--tool=callgrind", "--branch-sim=yes", "--cache-sim=yes
 def per_function(out: str) -> tuple[list[str], dict[str, list[int]]]:
     """Return (event names, self cost per function) from a callgrind output file."""
     text = subprocess.run(
-        ["callgrind_annotate", "--inclusive=no", "--threshold=100", out], capture_output=True, text=True, check=True
+        ["callgrind_annotate", "--inclusive=no", "--threshold=100", "--auto=no", out],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     events: list[str] = []
     costs: dict[str, list[int]] = {}
     for line in text.splitlines():
+        if line.startswith("-- ") and "annotated" in line.lower():
+            break  # the per-line source listing follows the function table
         if line.startswith("Events shown:"):
             events = line.split(":", 1)[1].split()
             continue
@@ -65,8 +70,9 @@ def per_function(out: str) -> tuple[list[str], dict[str, list[int]]]:
         name = tokens[len(events)]
         if "PROGRAM" in name or "TOTALS" in line:
             continue
-        name = name.split(":", 1)[1] if ":" in name else name
-        costs[name.split("'")[0]] = [0 if x == "." else int(x.replace(",", "")) for x in tokens[: len(events)]]
+        name = (name.split(":", 1)[1] if ":" in name else name).split("'")[0]  # inlined C code: several files
+        cost = [0 if x == "." else int(x.replace(",", "")) for x in tokens[: len(events)]]
+        costs[name] = [x + y for x, y in zip(costs.get(name, [0] * len(cost)), cost, strict=True)]
     return events, costs
 
 
