@@ -295,15 +295,18 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
             if m.phase == Phase.OVER:
                 return
         s.turnfx.played_cr[p] += 1
+        sx.stale(s)
         s.turnfx.coffins[p] = 0  # Unempty Coffin: used up by the next Creature (R22)
         enter(s, p, lane, c, owner, a >> 2, tgt)
     elif k.type == CardType.BUILDING:
         bd.destroy_building(s, np.int64(p), np.int64(lane))
         b = s.board
         b.bu_card[p, lane], b.bu_owner[p, lane], b.bu_exh[p, lane] = c, owner, 0
+        sx.stale(s)
         bd.settle(s)
     else:
         s.turnfx.spells[p] += 1
+        sx.stale(s)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, owner, c)  # read, do it, then discard (*Spells*)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
@@ -319,6 +322,7 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
     t.entered[p] += 1
     t.entered_land[p, s.cards[c].land] += 1
     t.entered_lane[p, lane] += 1
+    sx.stale(s)
     bd.log_event(s, EventKind.ENTER, p, c, NO_CARD, lane, 0)
     bd.settle(s)
     for m in range(N_LANES):
@@ -346,6 +350,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         used = floop_card(s, p, slot) if kind == ActionKind.FLOOP else c
         if kind == ActionKind.FLOOP:
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 1
+            sx.stale(s)
     else:
         c = used = b.bu_card[p, lane]
         owner = b.bu_owner[p, lane]

@@ -12,7 +12,7 @@ import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import abilities_on, refresh
+from sims.cardwars.stats import abilities_on, refresh, stale
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
@@ -135,6 +135,7 @@ def heal(s, q: int, lane: int) -> None:
         log_event(s, EventKind.HEAL, q, NO_CARD, b.cr_card[q, lane], 1, 0)
     else:
         b.cr_pdef[q, lane] += 1
+        stale(s)
         log_event(s, EventKind.HEAL, q, NO_CARD, b.cr_card[q, lane], 0, 0)
 
 
@@ -163,6 +164,7 @@ def place(s, q: int, lane: int, c: int, owner: int) -> None:
     b.cr_entered[q, lane] = s.meta.turn
     b.cr_copy[q, lane] = NO_CARD
     b.cr_hit_by[q, lane] = q
+    stale(s)
 
 
 @kernel
@@ -175,6 +177,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
     b.cr_card[q, lane] = NO_CARD
+    stale(s)
     if to_hand:
         n = s.piles.hand_n[owner]
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner
@@ -203,6 +206,7 @@ def destroy_building(s, q: int, lane: int) -> None:
     if u < 0:
         return
     s.board.bu_card[q, lane] = NO_CARD
+    stale(s)
     push(s.piles.disc, s.piles.disc_n, s.board.bu_owner[q, lane], u)
     log_event(s, EventKind.DESTROY, q, NO_CARD, u, lane, 1)
 
@@ -227,6 +231,7 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
     b.cr_entered[q2, lane2], b.cr_copy[q2, lane2] = b.cr_entered[q, lane], b.cr_copy[q, lane]
     b.cr_stolen[q2, lane2], b.cr_hit_by[q2, lane2] = b.cr_stolen[q, lane], b.cr_hit_by[q, lane]
     b.cr_card[q, lane] = NO_CARD
+    stale(s)
     log_event(s, EventKind.MOVE, q2, c, NO_CARD, lane, lane2 + (4 if q2 != q else 0))
     if lane2 != lane and s.cards[c].trigger == Part.MOVES and abilities_on(s, q2, lane2):
         queue_trigger(s, c, q2, lane2, b.cr_owner[q2, lane2], np.int64(0), np.int64(0))

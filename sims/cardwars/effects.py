@@ -122,6 +122,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     elif eff == Effect.READY_FLOOPED:
         if choice < N_LANES and b.cr_card[p, choice] >= 0 and b.cr_floop[p, choice]:
             b.cr_exh[p, choice] = b.cr_floop[p, choice] = 0
+            sx.stale(s)
             bd.log_event(s, EventKind.READY, p, b.cr_card[p, choice], NO_CARD, choice, 0)
     elif eff == Effect.FIELD_REAPER:
         field_reaper(s, p, lane, choice)
@@ -156,6 +157,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         if b.cr_card[p, lane] < 0 and b.cr_card[1 - p, lane] >= 0:
             bd.move(s, 1 - p, lane, p, lane)
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0
+            sx.stale(s)
             b.cr_stolen[p, lane] = 1
             bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, lane], NO_CARD, lane, 0)
     elif eff == Effect.COFFIN:
@@ -164,6 +166,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         q, m = tgt >> 2, tgt & 3
         if b.cr_card[q, m] >= 0:
             b.cr_zazo[q, m] += amount
+            sx.stale(s)
     elif (eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP) and tgt < s.piles.disc_n[p]:
         x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
         if eff == Effect.RETURN_COST0:
@@ -217,6 +220,7 @@ def hit(s, p, lane, c, owner, to_hero, amount) -> None:
 def turn_atk(s, p, lane, c, target, v, tgt) -> None:
     """Give ATK for this turn in place: to itself, a chosen Creature, or a group (RULES.md §8 Q2)."""
     b = s.board
+    sx.stale(s)
     if target == Target.SELF:
         if lane >= 0 and b.cr_card[p, lane] == c:
             b.cr_tatk[p, lane] += v
@@ -293,6 +297,7 @@ def return_random(s, p: int, target: int, land: int) -> None:
 def flip(s, q: int, lane: int, up: int) -> None:
     """Turn the Landscape at ``(q, lane)`` face up (1) or down (0) in place."""
     s.board.up[q, lane] = up
+    sx.stale(s)
     bd.log_event(s, EventKind.FLIP, q, NO_CARD, NO_CARD, lane, up)
 
 
@@ -324,6 +329,7 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
     if b.cr_card[1 - p, lane] >= 0:
         bd.move(s, 1 - p, lane, p, d)
         b.cr_exh[p, d], b.cr_floop[p, d] = 1, 0  # readies at its new controller's next Ready step
+        sx.stale(s)
         bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, d], NO_CARD, d, 0)
     elif b.cr_card[p, lane] >= 0:
         bd.move(s, p, lane, p, d)
@@ -361,6 +367,7 @@ def reclaim(s, p: int, tgt: int) -> None:
                 b.bu_exh[p, src],
             )
             b.bu_card[p, src] = NO_CARD
+            sx.stale(s)
             bd.log_event(s, EventKind.MOVE, p, b.bu_card[p, dst], NO_CARD, src, dst)
 
 
@@ -419,4 +426,5 @@ def schoolhouse(s, p: int, lane: int) -> None:
         return
     x = floop_creatures_in_discard(s, p, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
     b.cr_copy[p, lane] = x
+    sx.stale(s)
     bd.log_event(s, EventKind.COPY, p, x, b.cr_card[p, lane], lane, 0)

@@ -86,7 +86,7 @@ def begin_turn(s) -> None:
     m, b = s.meta, s.board
     p = m.mover
     m.turn += 1
-    clear_turn(s)
+    clear_turn(s)  # marks the stats stale (a new turn and mover: R12's inputs about this turn)
     for lane in range(N_LANES):
         b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0  # Ready all your cards (Field Reaper's catch too, R17)
         b.bu_exh[p, lane] = 0
@@ -261,6 +261,7 @@ def end_turn(s) -> None:
             b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
             b.cr_copy[q, lane] = NO_CARD
         s.turnfx.aura_n[q] = 0
+    sx.stale(s)
     bd.settle(s)
     fx.run_queue(s)
     if m.phase == Phase.OVER:

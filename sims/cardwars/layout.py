@@ -198,6 +198,7 @@ BOARD_DTYPE = np.dtype(
         ("land", np.int8, (2, N_LANES)),  # Landscape type under each slot
         ("up", np.int8, (2, N_LANES)),  # 1 = face up
         ("hp", np.int16, (2,)),  # Hit Points
+        ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute would give (stats.refresh; 0 = an input changed)
     ],
     align=True,
 )

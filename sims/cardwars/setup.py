@@ -3,6 +3,7 @@
 import numpy as np
 
 from sims.cardwars import board as bd
+from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.state import N_LANES, N_STARTERS, STARTER_LANDSCAPE, DeckBuilder, DeckChoice, EndReason
 from sims.core import rng
@@ -53,6 +54,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
         b.hp[q] = s.params.hit_points
         pl.deck_n[q] = pl.hand_n[q] = pl.disc_n[q] = pl.built_n[q] = 0
         clear_seat(s.tally.seats[q], game, q)
+    sx.stale(s)
     clear_turn(s)
     s.queue.head = s.queue.tail = s.queue.next_batch = 0
     rng.seed_lanes(s.scratch.rng, seed)
@@ -62,6 +64,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
 def clear_turn(s) -> None:
     """Zero this turn's counters in place (``turnfx``)."""
     t = s.turnfx
+    sx.stale(s)
     for q in range(2):
         t.spells[q] = t.played_cr[q] = t.entered[q] = t.coffins[q] = t.aura_n[q] = 0
         for k in range(t.entered_land.shape[1]):
@@ -133,6 +136,7 @@ def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
         for lane in range(N_LANES):
             b.land[p, lane] = STARTER_LAND[d]
         pl.deck_name[p] = d
+    sx.stale(s)  # the Landscapes
     pl.built_n[p] = n
     if s.meta.holder == p and s.params.value_swap:
         for k in range(n):

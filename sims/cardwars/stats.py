@@ -1,7 +1,8 @@
 """Counts and current stats: what a count (abilities.csv ``count``) is, and each Creature's ATK/DEF (R12).
 
-``refresh`` recomputes every Creature's ATK and DEF from the printed stats, its own STAT rows, the
-auras of other cards and the turn's bonuses; ``board.settle`` runs it before deaths.
+``recompute`` computes every Creature's ATK and DEF from the printed stats, its own STAT rows, the
+auras of other cards and the turn's bonuses; ``refresh`` runs it when an input changed since it last ran
+(every writer of an input calls ``stale``); ``board.settle`` runs ``refresh`` before deaths.
 """
 
 import numpy as np
@@ -275,19 +276,56 @@ def spell_bonus(s, q: int, lane: int, c: int) -> int:
     return v
 
 
+@hot
+def stale(s) -> None:
+    """Mark the board's ATK/DEF out of date in place: called by every writer of an input of ``recompute``.
+
+    The inputs: each slot's Creature, Building, Landscape (type, face up), this turn's ATK,
+    "gains 1 DEF", ZaZo's, Flooped, moved, entered and Schoolhouse fields; the turn and the
+    mover; this turn's counters (``turnfx``). Pile sizes are inputs only of Dark Angel's and
+    Mouthball's rows (and a Spell's count); ``recompute`` leaves the stats marked out of date
+    while such a row is in play, so that pile writers need not mark them.
+    """
+    s.board.st_fresh = 0
+
+
+@hot
+def reads_piles(kind: int) -> bool:
+    """Return True if a row counting ``kind`` reads a pile size (a hand or a discard pile)."""
+    return kind == Count.OWN_DISCARD or kind == Count.OPPONENT_HAND
+
+
 @kernel
 def refresh(s) -> bool:
+    """Bring every Creature's ATK and DEF up to date in place (R12); return True if one has damage >= DEF.
+
+    ``recompute`` runs only when an input changed since it last ran (``board.st_fresh`` is 0,
+    RULES.md §13); otherwise only the damage is compared (``board.settle`` then destroys).
+    """
+    b = s.board
+    if not b.st_fresh:
+        return recompute(s)
+    for q in range(2):
+        for lane in range(N_LANES):
+            if b.cr_card[q, lane] >= 0 and b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
+                return True
+    return False
+
+
+@kernel
+def recompute(s) -> bool:
     """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12).
 
     ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
     its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
     rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
     they need are skipped when none is (the common case). Returns True if some Creature's
-    damage reaches its DEF (``board.settle`` then destroys it).
+    damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
+    (``board.st_fresh``) unless a row in play counts a pile (see ``stale``).
     """
     b, t = s.board, s.turnfx
     sources, adj = aura_sources(s)
-    dying = False
+    dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     for q in range(2):
         for lane in range(N_LANES):
@@ -312,12 +350,18 @@ def refresh(s) -> bool:
                 da, dd = own_stats(s, q, lane, c)
                 atk += da
                 df += dd
+                piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
             if b.cr_zazo[q, lane]:
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
             if spells:
                 atk += spell_bonus(s, q, lane, c)
             b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
             dying = dying or b.cr_dmg[q, lane] >= b.cr_def[q, lane]
+    if spells:
+        for r in range(2):
+            for i in range(t.aura_n[r]):
+                piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
+    b.st_fresh = not piles
     return dying
 
 
