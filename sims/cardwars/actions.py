@@ -295,7 +295,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
             if m.phase == Phase.OVER:
                 return
         s.turnfx.played_cr[p] += 1
-        sx.stale(s)
+        sx.stale_turn(s)
         s.turnfx.coffins[p] = 0  # Unempty Coffin: used up by the next Creature (R22)
         enter(s, p, lane, c, owner, a >> 2, tgt)
     elif k.type == CardType.BUILDING:
@@ -306,7 +306,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
         bd.settle(s)
     else:
         s.turnfx.spells[p] += 1
-        sx.stale(s)
+        sx.stale_turn(s)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, owner, c)  # read, do it, then discard (*Spells*)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
@@ -350,7 +350,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         used = floop_card(s, p, slot) if kind == ActionKind.FLOOP else c
         if kind == ActionKind.FLOOP:
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 1
-            sx.stale(s)
+            sx.stale_turn(s)
     else:
         c = used = b.bu_card[p, lane]
         owner = b.bu_owner[p, lane]

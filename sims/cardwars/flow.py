@@ -86,7 +86,7 @@ def begin_turn(s) -> None:
     m, b = s.meta, s.board
     p = m.mover
     m.turn += 1
-    clear_turn(s)  # marks the stats stale (a new turn and mover: R12's inputs about this turn)
+    clear_turn(s)  # a new turn and mover, counters cleared, Ready below: stale if a stat reads them (stats.stale_turn)
     for lane in range(N_LANES):
         b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0  # Ready all your cards (Field Reaper's catch too, R17)
         b.bu_exh[p, lane] = 0
@@ -258,10 +258,13 @@ def end_turn(s) -> None:
     give_back(s, p)
     for q in range(2):
         for lane in range(N_LANES):
+            if b.cr_tatk[q, lane] or b.cr_zazo[q, lane] or b.cr_moved[q, lane] or b.cr_copy[q, lane] >= 0:
+                sx.stale(s)  # only a "this turn" field that was set changes a stat
             b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
             b.cr_copy[q, lane] = NO_CARD
+        if s.turnfx.aura_n[q]:
+            sx.stale(s)
         s.turnfx.aura_n[q] = 0
-    sx.stale(s)
     bd.settle(s)
     fx.run_queue(s)
     if m.phase == Phase.OVER:

@@ -199,6 +199,7 @@ BOARD_DTYPE = np.dtype(
         ("up", np.int8, (2, N_LANES)),  # 1 = face up
         ("hp", np.int16, (2,)),  # Hit Points
         ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute would give (stats.refresh; 0 = an input changed)
+        ("st_turn", np.int8),  # 1 = a stat in play reads the turn, the mover, turnfx or Flooped (stats.stale_turn)
     ],
     align=True,
 )

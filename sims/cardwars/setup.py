@@ -64,7 +64,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
 def clear_turn(s) -> None:
     """Zero this turn's counters in place (``turnfx``)."""
     t = s.turnfx
-    sx.stale(s)
+    sx.stale_turn(s)
     for q in range(2):
         t.spells[q] = t.played_cr[q] = t.entered[q] = t.coffins[q] = t.aura_n[q] = 0
         for k in range(t.entered_land.shape[1]):

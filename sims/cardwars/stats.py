@@ -290,6 +290,31 @@ def stale(s) -> None:
 
 
 @hot
+def stale_turn(s) -> None:
+    """Mark the stats out of date in place if one in play reads the turn's state (``board.st_turn``).
+
+    Called by the writers of the turn, the mover, this turn's counters (``turnfx``) and the
+    Flooped state: only the rows counting those (``reads_turn``), Shark's and Punk Cat's auras,
+    ZaZo's bonus and the turn's Spells read them, and ``recompute`` notes whether any is in play.
+    """
+    if s.board.st_turn:
+        s.board.st_fresh = 0
+
+
+@hot
+def reads_turn(kind: int) -> bool:
+    """Return True if a row counting ``kind`` reads the turn's state (turnfx, the turn, the mover, Flooped)."""
+    return (
+        kind == Count.OWN_FLOOPED
+        or kind == Count.OWN_SPELLS_THIS_TURN
+        or kind == Count.OWN_OTHER_ENTERED_THIS_TURN
+        or kind == Count.ENTERED_THIS_TURN
+        or kind == Count.ADJACENT_ENTERED
+        or kind == Count.OWN_CREATURES_PLAYED
+    )
+
+
+@hot
 def reads_piles(kind: int) -> bool:
     """Return True if a row counting ``kind`` reads a pile size (a hand or a discard pile)."""
     return kind == Count.OWN_DISCARD or kind == Count.OPPONENT_HAND
@@ -321,12 +346,14 @@ def recompute(s) -> bool:
     rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
-    (``board.st_fresh``) unless a row in play counts a pile (see ``stale``).
+    (``board.st_fresh``) unless a row in play counts a pile (see ``stale``), and notes
+    whether one reads the turn's state (``board.st_turn``, see ``stale_turn``).
     """
     b, t = s.board, s.turnfx
     sources, adj = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
+    turn = spells or sources != 0
     for q in range(2):
         for lane in range(N_LANES):
             c = b.cr_card[q, lane]
@@ -351,7 +378,9 @@ def recompute(s) -> bool:
                 atk += da
                 df += dd
                 piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
+                turn = turn or reads_turn(k.s1_count) or (k.s2_stat != Stat.NONE and reads_turn(k.s2_count))
             if b.cr_zazo[q, lane]:
+                turn = True
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
             if spells:
                 atk += spell_bonus(s, q, lane, c)
@@ -361,7 +390,7 @@ def recompute(s) -> bool:
         for r in range(2):
             for i in range(t.aura_n[r]):
                 piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
-    b.st_fresh = not piles
+    b.st_fresh, b.st_turn = not piles, turn
     return dying
 
 
