@@ -3,7 +3,7 @@
 ``flow.fight`` deals damage and then destroys the dead without recomputing the stats first
 (damage is no input of ``stats.refresh``), so the stats must be current when a fight begins.
 These tests play whole games decision by decision, as ``kernel.play_game`` does, and at every
-decision compare the board's ATK/DEF with a full ``stats.refresh`` of a copy of the state.
+decision compare the board's ATK/DEF with a full ``stats.recompute`` of a copy of the state.
 """
 
 import numpy as np
@@ -22,7 +22,7 @@ POOL = GAME.load_pool(GAME.cards_path)
 def stale_slots(state) -> list[tuple[int, int]]:
     """Return the occupied slots whose ATK/DEF differ from a full recompute of a copy of ``state``."""
     fresh = state.copy()
-    stats.refresh(fresh[0])
+    stats.recompute(fresh[0])  # refresh would skip it: the copy carries board.st_fresh
     b, f = state[0]["board"], fresh[0]["board"]
     return [
         (q, lane)

@@ -1,0 +1,205 @@
+"""Card Wars: ``stats.refresh`` skips its recompute only when the recompute would change nothing.
+
+``refresh`` recomputes every Creature's ATK/DEF only while ``board.st_fresh`` is 0; every writer
+of an input of ``stats.recompute`` clears it (``stats.stale``, or ``stats.stale_turn`` for the
+turn's state when a stat in play reads it). A missed writer would leave stale stats behind a
+set flag. Two checks:
+
+- compiled, at every decision of games over every deck pairing, every variant of the rulings
+  and the settled questions' parameters: the board's ATK/DEF equal a full recompute of a copy;
+- pure Python (``NUMBA_DISABLE_JIT=1``, in a subprocess), at every ``refresh`` call of whole
+  games, i.e. after every event: when the flag says fresh, a full recompute changes no stat and
+  gives the same answer about deaths.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sims
+from sims.cardwars import actions as act
+from sims.cardwars import bots, flow, kernel, stats
+from sims.cardwars.layout import STATE_DTYPE, Phase
+from sims.core import rng
+
+GAME = sims.load("cardwars")
+POOL = GAME.load_pool(GAME.cards_path)
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def setup_state(bot_a: str, bot_b: str, variant: str | None, overrides: dict):
+    """Return (state, bot ids, decks) for games of ``bot_a`` vs ``bot_b`` under a variant."""
+    params = GAME.make_params(variant, overrides)
+    pool = GAME.prepare_pool(POOL, params)
+    weights = np.stack([GAME.make_weights(bot_a), GAME.make_weights(bot_b)])
+    ids = [bots.Bot[bot_a.upper()], bots.Bot[bot_b.upper()]]
+    decks = np.zeros((2, 1), np.int16)
+    return kernel.prepare(pool.table, params, weights, decks, 0).view(STATE_DTYPE), ids, decks
+
+
+def play(state, ids, decks, games, at_decision) -> int:
+    """Play ``games`` decision by decision (as ``kernel.play_game``), calling ``at_decision(g)``; return decisions."""
+    decisions = 0
+    for g in games:
+        s, sim = state[0], state[1]
+        flow.set_up(s, decks, g, np.uint64(rng.game_seed(np.uint64(11), g)), -1)
+        while s.meta.phase != Phase.OVER and s.meta.turn <= s.params.max_turns:
+            at_decision(g)
+            who = s.meta.decider if s.meta.phase == Phase.CHOOSE else s.meta.mover
+            if bots.needs_legal(ids[who]):
+                s.scratch.n_legal = act.legal_actions(s, s.scratch.legal)
+            act.apply_action(s, np.int64(bots.choose(ids[who], s, sim, who)))
+            decisions += 1
+    return decisions
+
+
+def stale_slots(state) -> list[tuple[int, int]]:
+    """Return the occupied slots whose ATK/DEF differ from a full recompute of a copy of ``state``."""
+    fresh = state.copy()
+    stats.recompute(fresh[0])
+    b, f = state[0]["board"], fresh[0]["board"]
+    occupied = b["cr_card"] >= 0
+    differ = (b["cr_atk"] != f["cr_atk"]) | (b["cr_def"] != f["cr_def"])
+    return [(int(q), int(lane)) for q, lane in np.argwhere(occupied & differ)]
+
+
+def check_decisions(bot_a, bot_b, games, variant=None, overrides=None) -> tuple[int, int, list]:
+    """Return (decisions, decisions with the flag set, [(game, turn, slot) of every stale stat])."""
+    state, ids, decks = setup_state(bot_a, bot_b, variant, overrides or {})
+    stale, fresh = [], [0]
+
+    def at_decision(g):
+        s = state[0]
+        fresh[0] += int(s.board.st_fresh)
+        stale.extend((g, int(s.meta.turn), slot) for slot in stale_slots(state))
+
+    return play(state, ids, decks, games, at_decision), fresh[0], stale
+
+
+PAIRINGS = [(a, b) for a in ("finn", "jake", "bmo", "rainicorn") for b in ("finn", "jake", "bmo", "rainicorn")]
+
+
+@pytest.mark.parametrize(("deck_0", "deck_1"), PAIRINGS)
+def test_stats_current_at_every_decision_of_every_deck_pairing(deck_0, deck_1):
+    overrides = {"deck_0": deck_0, "deck_1": deck_1}
+    decisions, fresh, stale = check_decisions("greedy", "greedy", range(4), overrides=overrides)
+    decisions_r, fresh_r, stale_r = check_decisions("random", "random", range(4, 8), overrides=overrides)
+    assert stale == [] and stale_r == []
+    assert 0 < fresh + fresh_r < decisions + decisions_r  # both the skip and the recompute were exercised
+
+
+SETTLED = [  # the settled questions' parameters that are no named variant (RULES.md §8)
+    {"turn_bonus": "at_resolution"},
+    {"repeat_targets": "up_to"},
+    {"silo_unplayable": "thief_hand"},
+    {"empty_pick": "forbidden"},
+]
+
+
+@pytest.mark.parametrize("variant", sorted(GAME.variants))
+def test_stats_current_at_every_decision_of_every_variant(variant):
+    decisions, fresh, stale = check_decisions("greedy", "random", range(6), variant=variant)
+    assert stale == []
+    assert 0 < fresh < decisions
+
+
+@pytest.mark.parametrize("overrides", SETTLED, ids=lambda o: "_".join(f"{k}_{v}" for k, v in o.items()))
+def test_stats_current_at_every_decision_of_the_settled_parameters(overrides):
+    decisions, fresh, stale = check_decisions("greedy", "random", range(6), overrides=overrides)
+    assert stale == []
+    assert 0 < fresh < decisions
+
+
+def test_stats_current_at_every_decision_of_planner_games():
+    decisions, fresh, stale = check_decisions("planner", "greedy", range(2))
+    assert decisions > 100
+    assert stale == []
+    assert 0 < fresh < decisions
+
+
+def test_a_stale_stat_behind_a_set_flag_is_seen():
+    """The check itself: an input changed behind ``stats.stale``'s back shows at the next decision."""
+    state, ids, decks = setup_state("greedy", "greedy", None, {})
+    s = state[0]
+    flow.set_up(s, decks, 0, np.uint64(rng.game_seed(np.uint64(11), 0)), -1)
+    while s.meta.phase != Phase.OVER and (s["board"]["cr_card"] < 0).all():
+        who = s.meta.decider if s.meta.phase == Phase.CHOOSE else s.meta.mover
+        act.apply_action(s, np.int64(bots.choose(ids[who], s, state[1], who)))
+    q, lane = (int(x) for x in np.argwhere(s["board"]["cr_card"] >= 0)[0])
+    stats.refresh(s)
+    assert s.board.st_fresh == 1 and stale_slots(state) == []
+    s["board"]["cr_pdef"][q, lane] += 1  # an input written without stats.stale
+    stats.refresh(s)  # skipped: the flag says fresh
+    assert stale_slots(state) == [(q, lane)]
+    stats.stale(s)
+    stats.refresh(s)
+    assert stale_slots(state) == []
+
+
+def test_stale_turn_marks_only_when_a_stat_reads_the_turn():
+    state, ids, decks = setup_state("greedy", "greedy", None, {})
+    s = state[0]
+    flow.set_up(s, decks, 0, np.uint64(rng.game_seed(np.uint64(11), 0)), -1)
+    s.board.st_fresh, s.board.st_turn = 1, 0
+    stats.stale_turn(s)
+    assert s.board.st_fresh == 1
+    s.board.st_turn = 1
+    stats.stale_turn(s)
+    assert s.board.st_fresh == 0
+
+
+# -- after every event: pure Python in a subprocess -------------------------------------------------
+
+EVENT_RUNS = [  # (bot, bot, games, parameters): about 10 CPU-s in pure Python
+    ("greedy", "greedy", 8, {}),
+    ("random", "random", 8, {}),
+    ("greedy", "random", 3, {"turn_bonus": "at_resolution"}),
+    ("planner", "greedy", 1, {}),  # its look-ahead copies the board (and the flags) into state[1]
+]
+
+
+def check_events() -> dict:
+    """Wrap ``stats.refresh`` (run with NUMBA_DISABLE_JIT=1) and check every skip against a recompute."""
+    from sims.cardwars import board
+
+    skip_path = stats.refresh
+    count = {"calls": 0, "skipped": 0, "bad": 0}
+
+    def checked(s):
+        b = s.board
+        count["calls"] += 1
+        if not b.st_fresh:
+            return stats.recompute(s)
+        count["skipped"] += 1
+        atk, df, occupied = b.cr_atk.copy(), b.cr_def.copy(), b.cr_card >= 0
+        dying = skip_path(s)
+        again = stats.recompute(s)
+        same = (atk[occupied] == b.cr_atk[occupied]).all() and (df[occupied] == b.cr_def[occupied]).all()
+        count["bad"] += not (same and again == dying)
+        return again
+
+    board.refresh = stats.refresh = kernel.refresh = checked
+    for bot_a, bot_b, n, overrides in EVENT_RUNS:
+        state, ids, decks = setup_state(bot_a, bot_b, None, overrides)
+        play(state, ids, decks, range(n), lambda g: None)
+    return count
+
+
+def test_a_fresh_flag_is_right_after_every_event():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", __file__], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    count = json.loads(out.stdout.strip().splitlines()[-1])
+    assert count["bad"] == 0
+    assert 0 < count["skipped"] < count["calls"]
+    assert count["calls"] > 50 * sum(run[2] for run in EVENT_RUNS)
+
+
+if __name__ == "__main__":
+    print(json.dumps(check_events()))
