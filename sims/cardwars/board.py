@@ -12,7 +12,7 @@ import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import abilities_on, refresh, stale
+from sims.cardwars.stats import abilities_on, refresh, stale, stale_piles
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
@@ -121,6 +121,8 @@ def deal_damage(s, q: int, lane: int, amount: int, src: int, by: int) -> None:
     b = s.board
     b.cr_dmg[q, lane] += amount
     b.cr_hit_by[q, lane] = by
+    if b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
+        stale(s)  # dying: the next refresh must report it (stats.refresh)
     log_event(s, EventKind.DAMAGE, q, src, b.cr_card[q, lane], amount, b.cr_dmg[q, lane])
 
 
@@ -351,6 +353,7 @@ def draw(s, p: int) -> int:
     h = pl.hand_n[p]
     pl.hand[p, h], pl.hand_own[p, h] = c, p
     pl.hand_n[p] = h + 1
+    stale_piles(s)
     r = s.tally.cards[p, c]
     r.times_drawn += 1
     if r.first_drawn_turn == NEVER:
@@ -368,6 +371,7 @@ def take_from_hand(s, p: int, i: int) -> int:
     for k in range(i, n - 1):
         pl.hand[p, k], pl.hand_own[p, k] = pl.hand[p, k + 1], pl.hand_own[p, k + 1]
     pl.hand_n[p] = n - 1
+    stale_piles(s)
     return c
 
 
@@ -377,6 +381,7 @@ def discard_from_hand(s, p: int, i: int) -> int:
     owner = s.piles.hand_own[p, i]
     c = take_from_hand(s, p, i)
     push(s.piles.disc, s.piles.disc_n, owner, c)
+    stale_piles(s)
     log_event(s, EventKind.DISCARD, p, c, NO_CARD, 0, 0)
     return c
 
@@ -390,6 +395,7 @@ def mill(s, p: int) -> int:
     c = s.piles.deck[p, n - 1]
     s.piles.deck_n[p] = n - 1
     push(s.piles.disc, s.piles.disc_n, p, c)
+    stale_piles(s)
     log_event(s, EventKind.MILL, p, c, NO_CARD, 0, 0)
     return c
 

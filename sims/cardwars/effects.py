@@ -169,6 +169,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
             sx.stale(s)
     elif (eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP) and tgt < s.piles.disc_n[p]:
         x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
+        sx.stale_piles(s)
         if eff == Effect.RETURN_COST0:
             to_hand(s, p, x, p)
         else:
@@ -261,6 +262,7 @@ def to_hand(s, p: int, c: int, owner: int) -> None:
     n = s.piles.hand_n[p]
     s.piles.hand[p, n], s.piles.hand_own[p, n] = c, owner
     s.piles.hand_n[p] = n + 1
+    sx.stale_piles(s)
     bd.log_event(s, EventKind.TO_HAND, p, c, NO_CARD, 0, 0)
 
 
@@ -290,7 +292,7 @@ def return_random(s, p: int, target: int, land: int) -> None:
     if n == 0:
         return
     i = picks(s, p, target, land, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
-    to_hand(s, p, remove_at(s.piles.disc, s.piles.disc_n, p, i), p)
+    to_hand(s, p, remove_at(s.piles.disc, s.piles.disc_n, p, i), p)  # to_hand marks both pile sizes
 
 
 @kernel
@@ -400,6 +402,7 @@ def keep_bottom(s, p: int, k: int) -> None:
     for i in range(m.reveal_n):
         if i != k:
             push(pl.disc, pl.disc_n, p, m.reveal[i])
+            sx.stale_piles(s)
             bd.log_event(s, EventKind.MILL, p, m.reveal[i], NO_CARD, 0, 0)
     m.reveal_n = 0
 

@@ -282,9 +282,11 @@ def stale(s) -> None:
 
     The inputs: each slot's Creature, Building, Landscape (type, face up), this turn's ATK,
     "gains 1 DEF", ZaZo's, Flooped, moved, entered and Schoolhouse fields; the turn and the
-    mover; this turn's counters (``turnfx``). Pile sizes are inputs only of Dark Angel's and
-    Mouthball's rows (and a Spell's count); ``recompute`` leaves the stats marked out of date
-    while such a row is in play, so that pile writers need not mark them.
+    mover; this turn's counters (``turnfx``); the hand and discard pile sizes. Writers of the
+    turn's state and of the pile sizes call ``stale_turn`` / ``stale_piles`` instead, which
+    mark only while a stat in play reads them. Damage is no input,
+    but ``board.deal_damage`` marks the stats when it brings a Creature to its DEF: fresh
+    stats also mean that nobody is dying.
     """
     s.board.st_fresh = 0
 
@@ -298,6 +300,17 @@ def stale_turn(s) -> None:
     ZaZo's bonus and the turn's Spells read them, and ``recompute`` notes whether any is in play.
     """
     if s.board.st_turn:
+        s.board.st_fresh = 0
+
+
+@hot
+def stale_piles(s) -> None:
+    """Mark the stats out of date in place if one in play reads a hand or discard pile size (``board.st_piles``).
+
+    Called by every writer of ``piles.hand_n``/``disc_n``: only Dark Angel's and Mouthball's rows
+    (and a Spell's count) read them, and ``recompute`` notes whether any is in play.
+    """
+    if s.board.st_piles:
         s.board.st_fresh = 0
 
 
@@ -324,17 +337,13 @@ def reads_piles(kind: int) -> bool:
 def refresh(s) -> bool:
     """Bring every Creature's ATK and DEF up to date in place (R12); return True if one has damage >= DEF.
 
-    ``recompute`` runs only when an input changed since it last ran (``board.st_fresh`` is 0,
-    RULES.md §13); otherwise only the damage is compared (``board.settle`` then destroys).
+    ``recompute`` runs only when an input changed since it last ran or a Creature was dying
+    then or has been damaged to its DEF since (``board.st_fresh`` is 0, RULES.md §13);
+    otherwise nothing changed and nobody is dying.
     """
-    b = s.board
-    if not b.st_fresh:
-        return recompute(s)
-    for q in range(2):
-        for lane in range(N_LANES):
-            if b.cr_card[q, lane] >= 0 and b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
-                return True
-    return False
+    if s.board.st_fresh:
+        return False
+    return recompute(s)
 
 
 @kernel
@@ -346,8 +355,8 @@ def recompute(s) -> bool:
     rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
-    (``board.st_fresh``) unless a row in play counts a pile (see ``stale``), and notes
-    whether one reads the turn's state (``board.st_turn``, see ``stale_turn``).
+    (``board.st_fresh``) unless a Creature is dying, and notes whether a stat in play reads the
+    turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
     """
     b, t = s.board, s.turnfx
     sources, adj = aura_sources(s)
@@ -390,7 +399,7 @@ def recompute(s) -> bool:
         for r in range(2):
             for i in range(t.aura_n[r]):
                 piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
-    b.st_fresh, b.st_turn = not piles, turn
+    b.st_fresh, b.st_turn, b.st_piles = not dying, turn, piles
     return dying
 
 

@@ -155,11 +155,12 @@ def test_stale_turn_marks_only_when_a_stat_reads_the_turn():
 
 # -- after every event: pure Python in a subprocess -------------------------------------------------
 
-EVENT_RUNS = [  # (bot, bot, games, parameters): about 10 CPU-s in pure Python
+EVENT_RUNS = [  # (bot, bot, games, parameters): about 15 CPU-s in pure Python
     ("greedy", "greedy", 8, {}),
     ("random", "random", 8, {}),
     ("greedy", "random", 3, {"turn_bonus": "at_resolution"}),
     ("planner", "greedy", 1, {}),  # its look-ahead copies the board (and the flags) into state[1]
+    ("greedy", "random", 8, {"deck_0": "bmo", "deck_1": "bmo"}),  # Dark Angel, Mouthball: stats read the discard
 ]
 
 
