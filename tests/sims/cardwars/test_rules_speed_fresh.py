@@ -1,9 +1,9 @@
 """Card Wars: ``stats.refresh`` skips its recompute only when the recompute would change nothing.
 
 ``refresh`` recomputes every Creature's ATK/DEF only while ``board.st_fresh`` is 0; every writer
-of an input of ``stats.recompute`` clears it (``stats.stale``, or ``stats.stale_turn`` for the
-turn's state when a stat in play reads it). A missed writer would leave stale stats behind a
-set flag. Two checks:
+of an input of ``stats.recompute`` clears it (``stats.stale``; ``stats.stale_turn`` for the
+turn's state and ``stats.stale_piles`` for pile sizes, which clear it only while a stat in play
+reads them). A missed writer would leave stale stats behind a set flag. Two checks:
 
 - compiled, at every decision of games over every deck pairing, every variant of the rulings
   and the settled questions' parameters: the board's ATK/DEF equal a full recompute of a copy;
@@ -89,7 +89,8 @@ def test_stats_current_at_every_decision_of_every_deck_pairing(deck_0, deck_1):
     overrides = {"deck_0": deck_0, "deck_1": deck_1}
     decisions, fresh, stale = check_decisions("greedy", "greedy", range(4), overrides=overrides)
     decisions_r, fresh_r, stale_r = check_decisions("random", "random", range(4, 8), overrides=overrides)
-    assert stale == [] and stale_r == []
+    assert stale == []
+    assert stale_r == []
     assert 0 < fresh + fresh_r < decisions + decisions_r  # both the skip and the recompute were exercised
 
 
@@ -132,7 +133,8 @@ def test_a_stale_stat_behind_a_set_flag_is_seen():
         act.apply_action(s, np.int64(bots.choose(ids[who], s, state[1], who)))
     q, lane = (int(x) for x in np.argwhere(s["board"]["cr_card"] >= 0)[0])
     stats.refresh(s)
-    assert s.board.st_fresh == 1 and stale_slots(state) == []
+    assert s.board.st_fresh == 1
+    assert stale_slots(state) == []
     s["board"]["cr_pdef"][q, lane] += 1  # an input written without stats.stale
     stats.refresh(s)  # skipped: the flag says fresh
     assert stale_slots(state) == [(q, lane)]
@@ -141,15 +143,16 @@ def test_a_stale_stat_behind_a_set_flag_is_seen():
     assert stale_slots(state) == []
 
 
-def test_stale_turn_marks_only_when_a_stat_reads_the_turn():
-    state, ids, decks = setup_state("greedy", "greedy", None, {})
+@pytest.mark.parametrize(("mark", "field"), [(stats.stale_turn, "st_turn"), (stats.stale_piles, "st_piles")])
+def test_a_partial_mark_applies_only_when_a_stat_reads_its_input(mark, field):
+    state, _, decks = setup_state("greedy", "greedy", None, {})
     s = state[0]
     flow.set_up(s, decks, 0, np.uint64(rng.game_seed(np.uint64(11), 0)), -1)
-    s.board.st_fresh, s.board.st_turn = 1, 0
-    stats.stale_turn(s)
+    s.board.st_fresh, s.board.st_turn, s.board.st_piles = 1, 0, 0
+    mark(s)
     assert s.board.st_fresh == 1
-    s.board.st_turn = 1
-    stats.stale_turn(s)
+    s.board[field] = 1
+    mark(s)
     assert s.board.st_fresh == 0
 
 
