@@ -171,44 +171,57 @@ def _oriented(seats: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def compare_decks(a: pl.LazyFrame, b: pl.LazyFrame, *, pairings: bool = False) -> pl.DataFrame:
-    """Return each deck's paired win-rate difference between two runs' ``seats`` (A − B), t interval.
+def compare_decks(a: pl.LazyFrame, b: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return each deck's, and each pairing's, paired win-rate difference between two runs' ``seats`` (A − B).
 
     Seat-games are paired by game and seat, and kept only where both runs gave the seat the
     same deck against the same opponent deck (runs on the same seeds with a rule variant
-    deal the same decks). Columns ``deck`` (and ``opponent`` with ``pairings``), ``n``
-    (paired seat-games), ``wins_a``/``wins_b`` with ``rate_a, lo_a, hi_a`` and ``rate_b,
-    lo_b, hi_b`` (Wilson 95 %), ``delta`` with ``lo``, ``hi`` (t interval of the paired
-    differences, 95 %), ``significant``.
+    deal the same decks); the join is made once and summed per pairing, and the decks'
+    rows are those sums added up. Both frames have ``deck`` (the pairings also
+    ``opponent``), ``n`` (paired seat-games), ``wins_a``/``wins_b`` with ``rate_a, lo_a,
+    hi_a`` and ``rate_b, lo_b, hi_b`` (Wilson 95 %), ``delta`` with ``lo``, ``hi`` (t
+    interval of the paired differences, 95 %), ``significant``.
 
     Examples
     --------
     >>> a = pl.LazyFrame({"game": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3, "deck": ["x", "y", "y", "x", "x", "x"],
     ...     "won": [1, 0, 0, 1, 1, 0]})
     >>> b = a.with_columns(pl.when(pl.col("game") == 0).then(1 - pl.col("won")).otherwise(pl.col("won")).alias("won"))
-    >>> compare_decks(a, b).select("deck", "n", "rate_a", "rate_b", "delta").rows()
+    >>> by_deck, by_pairing = compare_decks(a, b)
+    >>> by_deck.select("deck", "n", "rate_a", "rate_b", "delta").rows()
     [('x', 4, 0.75, 0.5, 0.25), ('y', 2, 0.0, 0.5, -0.5)]
+    >>> by_pairing.select("deck", "opponent", "n", "delta").rows()
+    [('x', 'x', 2, 0.0), ('x', 'y', 2, 0.5), ('y', 'x', 2, -0.5)]
     """
-    keys = ["deck", "opponent"] if pairings else ["deck"]
     side_b = _oriented(b).select("game", "side", pl.col("deck").alias("deck_b"),
                                  pl.col("opponent").alias("opponent_b"), pl.col("won").alias("won_b"))  # fmt: skip
     joined = _oriented(a).join(side_b, on=["game", "side"])
     same = joined.filter((pl.col("deck") == pl.col("deck_b")) & (pl.col("opponent") == pl.col("opponent_b")))
-    x, y = (pl.col("won") == 1).cast(pl.Float64), (pl.col("won_b") == 1).cast(pl.Float64)
-    out = (
-        same.group_by(keys)
+    x, y = (pl.col("won") == 1).cast(pl.Int64), (pl.col("won_b") == 1).cast(pl.Int64)
+    sums = ["n", "wins_a", "wins_b", "d_sq"]
+    pairs = (
+        same.group_by("deck", "opponent")
         .agg(
             pl.len().cast(pl.Int64).alias("n"),
-            x.sum().cast(pl.Int64).alias("wins_a"),
-            y.sum().cast(pl.Int64).alias("wins_b"),
-            (x - y).mean().alias("delta"),
-            (x - y).std().fill_null(0.0).alias("sd"),
+            x.sum().alias("wins_a"),
+            y.sum().alias("wins_b"),
+            ((x - y) * (x - y)).sum().alias("d_sq"),
         )
-        .sort(keys)
+        .sort("deck", "opponent")
         .collect()
     )
+    decks = pairs.group_by("deck").agg(pl.col(sums).sum()).sort("deck")
+    return _paired_rates(decks), _paired_rates(pairs)
+
+
+def _paired_rates(sums: pl.DataFrame) -> pl.DataFrame:
+    """Turn ``n, wins_a, wins_b, d_sq`` (sum of squared differences) into rates, Δ and their intervals."""
+    n = pl.col("n").cast(pl.Float64)
+    delta = (pl.col("wins_a") - pl.col("wins_b")) / n
+    sd = ((pl.col("d_sq") - n * delta * delta) / (n - 1)).clip(lower_bound=0.0).sqrt()
+    out = sums.with_columns(delta.alias("delta"), pl.when(n > 1).then(sd).otherwise(0.0).alias("sd"))
     out = with_wilson(out, "wins_a", "n", ("rate_a", "lo_a", "hi_a"))
     out = with_wilson(out, "wins_b", "n", ("rate_b", "lo_b", "hi_b"))
     out = with_mean_ci(out, "delta", "sd", "n")
     significant = pl.col("lo").is_finite() & pl.col("hi").is_finite() & ((pl.col("lo") > 0) | (pl.col("hi") < 0))
-    return out.drop("sd").with_columns(significant.fill_null(False).alias("significant"))
+    return out.drop("sd", "d_sq").with_columns(significant.fill_null(False).alias("significant"))

@@ -11,7 +11,7 @@ from balance import charts
 from balance import metrics as m
 from balance.io import Run
 from balance.metrics import verdicts
-from balance.metrics.matchups import deck_members, has_matchups, members_from_dim
+from balance.metrics.matchups import deck_members, members_from_dim
 from balance.report.counterfactual import CardValues
 from balance.report.games import sample_note
 from balance.report.html import Cell, Charts, esc, estimate, filter_box, note, number, points, section, table, text
@@ -71,8 +71,18 @@ def _with_counterfactual(values: pl.DataFrame, cv: CardValues | None, card_dim: 
     return out.sort("card")
 
 
-def card_facts(run: Run, tables: Pending, cv: CardValues | None, seen: Future[pl.DataFrame] | None) -> CardFacts | None:
-    """Return the card figures of a run with verdicts (by Δ when ``cv`` is given, else by GIH WR), or None."""
+def card_facts(
+    run: Run,
+    tables: Pending,
+    cv: CardValues | None,
+    seen: Future[pl.DataFrame] | None,
+    decks: list[str] | None = None,
+) -> CardFacts | None:
+    """Return the card figures of a run with verdicts (by Δ when ``cv`` is given, else by GIH WR), or None.
+
+    ``decks`` names the fixed decks the seats played (the deck section's list), if any:
+    GIH WR verdicts are then taken within each card's own deck.
+    """
     if tables is None:
         return None
     values = tables.result().values
@@ -86,7 +96,7 @@ def card_facts(run: Run, tables: Pending, cv: CardValues | None, seen: Future[pl
     mirror = values.height > 0 and hands > 0 and bool((n == hands).all())
     values = _with_counterfactual(values, cv, run.card_dim)
     basis = "delta" if cv is not None else (None if mirror else "gih_wr")
-    members = _deck_members(run) if basis == "gih_wr" else None
+    members = _deck_members(run, decks) if basis == "gih_wr" and decks else None
     if members is not None:
         held = members.group_by("card").agg(pl.col("deck").sort().str.join(", ").alias("decks"))
         values = values.join(held.with_columns(pl.col("card").cast(values.schema["card"])), on="card", how="left")
@@ -95,15 +105,12 @@ def card_facts(run: Run, tables: Pending, cv: CardValues | None, seen: Future[pl
     return CardFacts(values, cv, basis, mirror, seen.result() if seen is not None else None, members is not None)
 
 
-def _deck_members(run: Run) -> pl.DataFrame | None:
-    """Return ``card, deck`` when the run's seats play two or more named fixed decks, else None.
+def _deck_members(run: Run, decks: list[str]) -> pl.DataFrame | None:
+    """Return ``card, deck`` for the named ``decks`` (two or more hold cards), else None.
 
     The card dimension's ``in_<deck>`` copy counts say which decks hold a card (Card Wars'
     starter decks); without them, the first games of a raw ``cards`` table do.
     """
-    if not has_matchups(run.seats):
-        return None
-    decks = run.seats.select(pl.col("deck").cast(pl.String).unique().sort()).collect()["deck"].to_list()
     members = members_from_dim(run.card_dim, decks)
     if members is None and run.cards is not None and "card" in run.cards.collect_schema().names():
         members = deck_members(run.cards, run.seats)

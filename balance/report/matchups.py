@@ -99,10 +99,9 @@ def compare_decks_section(a: Run, b: Run, la: str, lb: str) -> tuple[str, tuple[
     """Return the paired deck section of a comparison and its summary sentence, or None without named decks."""
     if a.n_seats != 2 or not (has_matchups(a.seats) and has_matchups(b.seats)):
         return None
-    decks = compare_decks(a.seats, b.seats)
+    decks, pairs = compare_decks(a.seats, b.seats)
     if decks.height == 0:
         return None
-    pairs = compare_decks(a.seats, b.seats, pairings=True)
 
     def rows(df: pl.DataFrame, keys: list[str]) -> list[list[Cell]]:
         return [
@@ -126,7 +125,12 @@ def compare_decks_section(a: Run, b: Run, la: str, lb: str) -> tuple[str, tuple[
         "Decks (paired)",
         table(["deck", *heads], rows(decks, ["deck"]), caption=caption),
         "<h3>By pairing</h3>",
-        table(["deck", "against", *heads], rows(pairs, ["deck", "opponent"]), caption=caption),
+        table(
+            ["deck", "against", *heads],
+            rows(pairs.filter(pl.col("deck") != pl.col("opponent")), ["deck", "opponent"]),
+            caption=caption
+            + " Mirrors are left out: both seats count, so they win half the decided games by construction.",
+        ),
     )
     moved = decks.filter(pl.col("significant"))
     if moved.height:

@@ -179,7 +179,8 @@ class ReportContext:
     @functools.cached_property
     def cards(self) -> CardFacts | None:
         """Return the per-card figures with verdicts (waits for the cards scan), or None without a cards table."""
-        return card_facts(self.run, self.pending.cards, self.values, self.pending.seen)
+        decks = self.decks.overall["deck"].to_list() if self.decks is not None else None
+        return card_facts(self.run, self.pending.cards, self.values, self.pending.seen, decks)
 
     @functools.cached_property
     def decks(self) -> DeckFacts | None:

@@ -132,8 +132,10 @@ def test_a_comparison_pairs_deck_win_rates_by_game_and_seat():
     assert "No deck's win rate differs significantly between A and B" in sentence  # 8 seat-games: wide intervals
     from balance.metrics.matchups import compare_decks
 
-    rows = {r["deck"]: (r["n"], r["wins_a"], r["wins_b"]) for r in compare_decks(seats, flipped).iter_rows(named=True)}
+    rows = {
+        r["deck"]: (r["n"], r["wins_a"], r["wins_b"]) for r in compare_decks(seats, flipped)[0].iter_rows(named=True)
+    }
     assert rows == {"a": (5, 2, 3), "b": (3, 1, 0)}
     other = seats.with_columns(pl.when(pl.col("game") == 0).then(pl.lit("c")).otherwise(pl.col("deck")).alias("deck"))
-    n_paired = compare_decks(seats, other)["n"].sum()
+    n_paired = compare_decks(seats, other)[0]["n"].sum()
     assert n_paired == 6  # game 0 dealt other decks in B: its two seat-games are not paired
