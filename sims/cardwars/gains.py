@@ -264,9 +264,13 @@ def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     if k.e1_effect == Effect.NONE:
         return 0.0
     # one integer type at every call: row_gain and everything below it compile once
-    g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
-                 np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
-                 np.int64(k.e1_mode), np.int64(choice), np.int64(tgt))  # fmt: skip
+    if k.e1_effect > Effect.RETURN_RANDOM:  # what row_gain returns for it, one call less
+        g = unique_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
+                        np.int64(k.e1_amount), np.int64(k.e1_land), np.int64(choice), np.int64(tgt))  # fmt: skip
+    else:
+        g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
+                     np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
+                     np.int64(k.e1_mode), np.int64(choice), np.int64(tgt))  # fmt: skip
     if k.e2_effect != Effect.NONE:
         g += row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e2_effect), np.int64(k.e2_target),
                       np.int64(k.e2_amount), np.int64(k.e2_count), np.int64(k.e2_land), np.int64(k.e2_n),

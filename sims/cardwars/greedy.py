@@ -15,9 +15,9 @@ from sims.cardwars import actions as act
 from sims.cardwars import flow
 from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
-from sims.cardwars.gains import atk_gain, damage_rows, effect_gain, use_pick
+from sims.cardwars.gains import atk_gain, damage_rows, effect_gain, move_gain, use_pick
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
-from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
+from sims.cardwars.state import N_LANES, CardType, Cost, Count, Effect, Part, Special, Stat
 from sims.cardwars.values import NEG, creature_value, current_fight, place_value, static_value, wt
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
@@ -298,8 +298,13 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     if k.type == CardType.SPELL:
         m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0))
         bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
+        move = k.e1_effect == Effect.MOVE_OWN and k.e2_effect == Effect.NONE and not sc.g_exact
         for i in range(m):
-            v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i])) + bonus
+            if move:  # Teleport: what effect_gain -> unique_gain returns, two calls less
+                g = move_gain(s, np.int64(p), np.int64(sc.opts[i] >> 2), np.int64(sc.opts[i] & 3))
+            else:
+                g = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i]))
+            v = g + bonus
             if v > best:
                 best, best_a = v, act.encode(ActionKind.PLAY, src, 0, sc.opts[i])
         return best - cost, best_a

@@ -6,7 +6,8 @@ values a Floop or ability slot's DAMAGE row once (``gains.damage_rows``: its amo
 damage on each Creature) and each target from that (``gains.use_pick``). These tests play
 whole games decision by decision and, at every greedy main-phase decision, compare each
 option's shortcut value with ``greedy.use_value``'s full one (bit for bit) and the action
-chosen with the shortcut on and off (``scratch.g_exact``).
+chosen with the shortcut on and off (``scratch.g_exact``); and each hand card's ``best_play`` (a
+Spell that moves a Creature is valued by ``gains.move_gain`` directly) with it on and off.
 """
 
 import numpy as np
@@ -17,7 +18,7 @@ from sims.cardwars import actions as act
 from sims.cardwars import bots, flow, gains, greedy, kernel
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import STATE_DTYPE, ActionKind, Phase
-from sims.cardwars.state import N_LANES, Effect
+from sims.cardwars.state import N_LANES, CardType, Effect
 from sims.core import rng
 
 GAME = sims.load("cardwars")
@@ -57,6 +58,25 @@ def check_uses(s, p: int, seen: dict, wrong: list, g: int) -> None:
                 wrong.append((g, int(s.meta.turn), w, short, full))
 
 
+def check_plays(s, p: int, seen: dict, wrong: list, g: int) -> None:
+    """Compare ``best_play`` of every playable hand card with the shortcuts on and off (Teleport's moves)."""
+    greedy.context(s, p)
+    for i in range(int(s.piles.hand_n[p])):
+        c = int(s.piles.hand[p, i])
+        if not act.playable(s, p, c, False):
+            continue
+        if s.cards[c].e1_effect == Effect.MOVE_OWN and s.cards[c].type == CardType.SPELL:
+            seen["move"] = seen.get("move", 0) + 1
+        got = []
+        for exact in (0, 1):
+            s.scratch.g_exact = exact
+            v, a = greedy.best_play(s, p, i, c)
+            got.append((np.float64(v).tobytes(), int(a)))
+        s.scratch.g_exact = 0
+        if got[0] != got[1]:
+            wrong.append((g, int(s.meta.turn), c, got))
+
+
 def play_checking(bot_a: str, bot_b: str, games: range) -> tuple[int, dict, list]:
     """Play ``games``; return (greedy main decisions, option counts by shortcut kind, [differences])."""
     state, decks, ids = new_state(bot_a, bot_b)
@@ -68,6 +88,7 @@ def play_checking(bot_a: str, bot_b: str, games: range) -> tuple[int, dict, list
             who = s.meta.decider if s.meta.phase == Phase.CHOOSE else s.meta.mover
             if s.meta.phase == Phase.MAIN and ids[who] == bots.Bot.GREEDY:
                 check_uses(s, who, seen, wrong, g)
+                check_plays(s, who, seen, wrong, g)
                 s.scratch.g_exact = 1
                 full = int(greedy.main_choice(s, who))
                 s.scratch.g_exact = 0
@@ -85,8 +106,10 @@ def play_checking(bot_a: str, bot_b: str, games: range) -> tuple[int, dict, list
 def test_use_shortcut_gives_the_full_values_and_decision(bot_a, bot_b, n):
     decisions, seen, wrong = play_checking(bot_a, bot_b, range(n))
     assert decisions > 10 * n
-    assert seen.get(1, 0) > 50 and seen.get(2, 0) > 50  # both shortcuts are exercised (one target, Patchy's sets)
+    assert seen.get(1, 0) > 50  # both shortcuts are exercised: one target ...
+    assert seen.get(2, 0) > 10  # ... and Patchy's sets
     assert seen.get(0, 0) > 50  # and options valued in full
+    assert seen.get("move", 0) > 5  # Teleport valued by move_gain directly
     assert wrong == []
 
 
@@ -115,4 +138,5 @@ def test_row_amount_is_row_value():
                             ones += count == 0
             who = s.meta.decider if s.meta.phase == Phase.CHOOSE else s.meta.mover
             act.apply_action(s, np.int64(bots.choose(ids[who], s, state[1], who)))
-    assert checked > 1000 and 0 < ones < checked
+    assert checked > 1000
+    assert 0 < ones < checked
