@@ -50,25 +50,11 @@ def land_dependents(s, q: int, land: int) -> int:
     return n
 
 
-@hot
-def row_amount(s, amount: int, kind: int, land: int, step: int, mode: int, q: int, lane: int, c: int) -> int:
-    """Return ``stats.row_value`` of one effect row, without the call to ``count_of`` for a count of ONE.
-
-    Most effect rows count nothing (``Count.ONE``: ``count_of`` returns 1); the value is
-    the same as ``row_value``'s (``tests/sims/cardwars/test_bot_speed_rows.py``).
-    """
-    if amount != 0 and kind == Count.ONE:
-        return amount * sx.factor(1, step, mode)
-    return sx.row_value(s, amount, kind, land, step, mode, q, lane, c)
-
-
 @kernel
 def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice, tgt) -> float:
     """Return seat ``p``'s value of one effect row of card ``c`` used from ``lane`` with ``choice``/``tgt``."""
     b = s.board
-    if eff > Effect.RETURN_RANDOM:  # the effects with rules of their own do not read the row's amount
-        return unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt)
-    v = row_amount(s, amount, count, land, step, mode, p, lane, c)
+    v = sx.row_value(s, amount, count, land, step, mode, p, lane, c)
     if eff == Effect.DAMAGE:
         if target == Target.OPPONENT:
             return v * wt(s, p, W.FACE) + (wt(s, p, W.WIN) if v >= b.hp[1 - p] else 0.0)
@@ -101,51 +87,7 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
         return v * wt(s, p, W.CARD)
     if eff == Effect.RETURN_RANDOM:
         return wt(s, p, W.CARD) if v > 0 and fx.picks(s, p, target, land, -1) > 0 else 0.0
-    return 0.0  # Effect.NONE
-
-
-@kernel
-def damage_rows(s, p: int, lane: int, c: int) -> tuple[int, int]:
-    """Return how ``use_pick`` may value card ``c``'s effect used from ``(p, lane)`` for each target, once a slot.
-
-    ``(1, v)``: one DAMAGE row on one chosen Creature (``v`` = its amount, what ``row_gain``
-    deals); ``(2, 0)``: one DAMAGE row on a set of distinct Creatures, with ``scratch.g_dmg``
-    filled (each slot's ``damage_value`` of the row's amount); ``(0, 0)``: anything else
-    (``effect_gain`` in full). Neither depends on the target, so all of a slot's options share them.
-    """
-    k = s.cards[c]
-    if k.e1_effect != Effect.DAMAGE or k.e2_effect != Effect.NONE:
-        return 0, 0
-    target = k.e1_target
-    if target == Target.DISTINCT_CREATURES:
-        for q in range(2):
-            for m in range(N_LANES):
-                s.scratch.g_dmg[N_LANES * q + m] = damage_value(s, p, q, m, np.int64(k.e1_amount))
-        return 2, 0
-    if target == Target.OPPONENT or target == Target.OPPOSING_CREATURES or target == Target.ALL_CREATURES:
-        return 0, 0
-    if target == Target.OPPOSING_IN_LANE:
-        return 0, 0
-    v = row_amount(s, np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
-                   np.int64(k.e1_mode), np.int64(p), np.int64(lane), np.int64(c))  # fmt: skip
-    return 1, v
-
-
-@hot
-def use_pick(s, p: int, how: int, v: int, tgt: int) -> float:
-    """Return ``effect_gain`` of the slot ``damage_rows`` described (``how``, ``v``) for target ``tgt``.
-
-    ``row_gain`` adds ``damage_value`` over the eight slots, 0.0 for each slot the target
-    misses; adding 0.0 changes no sum that starts at 0.0, so the sum of the slots hit, in the
-    same order, is the same float.
-    """
-    if how == 1:
-        return 0.0 + damage_value(s, p, tgt >> 2, tgt & 3, v) if 0 <= tgt < 2 * N_LANES else 0.0
-    g = 0.0
-    for j in range(2 * N_LANES):
-        if tgt & (1 << j):
-            g += s.scratch.g_dmg[j]
-    return g
+    return unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt)
 
 
 @kernel
@@ -264,13 +206,9 @@ def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     if k.e1_effect == Effect.NONE:
         return 0.0
     # one integer type at every call: row_gain and everything below it compile once
-    if k.e1_effect > Effect.RETURN_RANDOM:  # what row_gain returns for it, one call less
-        g = unique_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
-                        np.int64(k.e1_amount), np.int64(k.e1_land), np.int64(choice), np.int64(tgt))  # fmt: skip
-    else:
-        g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
-                     np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
-                     np.int64(k.e1_mode), np.int64(choice), np.int64(tgt))  # fmt: skip
+    g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
+                 np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),
+                 np.int64(k.e1_mode), np.int64(choice), np.int64(tgt))  # fmt: skip
     if k.e2_effect != Effect.NONE:
         g += row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e2_effect), np.int64(k.e2_target),
                       np.int64(k.e2_amount), np.int64(k.e2_count), np.int64(k.e2_land), np.int64(k.e2_n),

@@ -15,9 +15,9 @@ from sims.cardwars import actions as act
 from sims.cardwars import flow
 from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
-from sims.cardwars.gains import atk_gain, damage_rows, effect_gain, move_gain, use_pick
+from sims.cardwars.gains import atk_gain, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
-from sims.cardwars.state import N_LANES, CardType, Cost, Count, Effect, Part, Special, Stat
+from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
 from sims.cardwars.values import NEG, creature_value, current_fight, place_value, static_value, wt
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
@@ -112,31 +112,20 @@ def building_value(s, p: int, lane: int, c: int) -> float:
     return v
 
 
-@hot
-def use_card(s, p: int, kind: int, slot: int) -> int:
-    """Return the card whose Floop or ability seat ``p``'s ``slot`` uses (Schoolhouse's copy for a Floop)."""
-    b = s.board
-    lane = slot % N_LANES
-    if slot < N_LANES:
-        return act.floop_card(s, p, slot) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
-    return b.bu_card[p, lane]
-
-
 @kernel
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
-    c = use_card(s, p, kind, slot)
-    g = effect_gain(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(a), np.int64(tgt))
-    return use_rest(s, p, kind, slot, a, c, g)
-
-
-@hot
-def use_rest(s, p: int, kind: int, slot: int, a: int, c: int, g: float) -> float:
-    """Return ``use_value`` given the effect's value ``g``: less the costs and the fight given up."""
+    b = s.board
     lane = slot % N_LANES
+    if slot < N_LANES:
+        c = act.floop_card(s, p, slot) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
+    else:
+        c = b.bu_card[p, lane]
     k = s.cards[c]
     fights = s.scratch.g_fight  # current_fight of each lane (``context``)
-    v = g - k.act_cost * wt(s, p, W.ACTION)
+    v = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt)) - k.act_cost * wt(
+        s, p, W.ACTION
+    )
     if kind == ActionKind.FLOOP and slot < N_LANES:
         v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
@@ -218,7 +207,7 @@ def main_choice(s, p: int) -> int:
     ready = False  # ``context(s, p)`` filled
     for i in range(pl.hand_n[p]):
         c = pl.hand[p, i]
-        if not act.playable(s, p, c, False) or act.seen_before(s, p, i, -1):  # the cheaper test first
+        if act.seen_before(s, p, i, -1) or not act.playable(s, p, c, False):
             continue
         if not ready and s.cards[c].type == CardType.CREATURE:
             context(s, p)
@@ -237,35 +226,10 @@ def main_choice(s, p: int) -> int:
         n = act.use_options(s, p, slot, ActionKind.ACTIVATE, work, n)
     if n > 0 and not ready:
         context(s, p)
-    return best_use(s, p, n, best, best_a)
-
-
-@kernel
-def best_use(s, p: int, n: int, best: float, best_a: int) -> int:
-    """Return the best of ``best_a`` (value ``best``) and the Floop/ability options ``scratch.work[:n]``.
-
-    Options come slot by slot; what a slot's effect is worth that does not depend on the
-    target (``gains.damage_rows``: a DAMAGE row's amount, or its damage on each Creature) is
-    computed once for the slot, then each target's value from it (``gains.use_pick``), the same
-    float as ``use_value`` (``tests/sims/cardwars/test_bot_speed_rows.py``; ``scratch.g_exact``
-    = 1 values every option in full).
-    """
-    work = s.scratch.work
-    key, c, how, amt = -1, 0, 0, 0
     for i in range(n):
-        w = work[i]
-        kind, slot = act.kind_of(w), act.src_of(w)
-        if s.scratch.g_exact:
-            how = 0
-        elif kind * 16 + slot != key:
-            key, c = kind * 16 + slot, use_card(s, p, kind, slot)
-            how, amt = damage_rows(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c))
-        if how == 0:
-            v = use_value(s, p, kind, slot, act.a_of(w), act.b_of(w))
-        else:
-            v = use_rest(s, p, kind, slot, act.a_of(w), c, use_pick(s, p, how, amt, act.b_of(w)))
+        v = action_value(s, p, work[i])
         if v > best:
-            best, best_a = v, w
+            best, best_a = v, work[i]
     return best_a
 
 
@@ -298,13 +262,8 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     if k.type == CardType.SPELL:
         m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0))
         bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
-        move = k.e1_effect == Effect.MOVE_OWN and k.e2_effect == Effect.NONE and not sc.g_exact
         for i in range(m):
-            if move:  # Teleport: what effect_gain -> unique_gain returns, two calls less
-                g = move_gain(s, np.int64(p), np.int64(sc.opts[i] >> 2), np.int64(sc.opts[i] & 3))
-            else:
-                g = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i]))
-            v = g + bonus
+            v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i])) + bonus
             if v > best:
                 best, best_a = v, act.encode(ActionKind.PLAY, src, 0, sc.opts[i])
         return best - cost, best_a

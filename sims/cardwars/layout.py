@@ -286,8 +286,6 @@ SCRATCH_DTYPE = np.dtype(
         ("dying_on", np.int8, (2 * N_LANES,)),
         ("dying_owner", np.int8, (2 * N_LANES,)),  # 1 = its leaves-play effect fires
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
-        ("g_dmg", np.float64, (2 * N_LANES,)),  # greedy: one use slot's damage value on each Creature slot
-        ("g_exact", np.int8),  # tests only: 1 = greedy values every use option in full (no per-slot shortcut)
     ],
     align=True,
 )
