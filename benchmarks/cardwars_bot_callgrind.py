@@ -37,7 +37,8 @@ FN = re.compile(r"^c?fn=\((\d+)\)(?: (.*))?$")
 
 def names(symbols: Path):
     """Return a function mapping a code address to ``module.function`` (None outside the kernels)."""
-    rows = sorted((int(a), kernel_speed.short_name(n)) for n, a in (ln.split("\t") for ln in symbols.read_text().splitlines()))
+    lines = symbols.read_text().splitlines()
+    rows = sorted((int(a), kernel_speed.short_name(n)) for n, a in (ln.split("\t") for ln in lines))
     starts = [a for a, _ in rows]
 
     def name_of(address: int) -> str | None:
