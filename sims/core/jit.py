@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numba
 
+from sims.core import inline_copy
+
 SIMS = Path(__file__).resolve().parents[1]
 
 
@@ -27,6 +29,8 @@ def source_digest() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     numba.config.CACHE_DIR = str(cache_home / "balance-lab" / "numba" / source_digest())
+
+inline_copy.install()
 
 kernel = numba.njit(cache=True, nogil=True)
 

@@ -1,0 +1,129 @@
+"""Copy a ``@hot`` body once per inlined call, not once per block (issue 13: cold compile).
+
+Where the cost is. For every call of an ``inline="always"`` function, Numba's untyped pass
+``InlineInlinables`` asks ``InlineWorker.inline_function`` for the callee, which re-runs the
+callee's front end (nested ``@hot`` calls inlined already) and hands the result to
+``InlineWorker.inline_ir``. That copies the callee IR twice (the copy it edits and an unedited
+copy it returns) with ``copy.deepcopy`` called on **each block separately**. Every ``ir.Var``
+refers to the function's ``ir.Scope``, and the scope holds every variable of the function
+(``localvars``, the ``redefined`` maps), so each block's copy copies the whole scope again:
+a callee with ``B`` blocks and ``V`` variables costs about ``2 * B * V`` object copies, and
+both grow with every ``@hot`` helper copied into the callee. That is the square of the body's
+size; ``copy.deepcopy`` was 43 of 116 s of a profiled Blessings compile.
+
+The patch. While ``inline_function`` runs (the untyped path only, and only when the worker does
+not update type maps), the per-block ``copy.deepcopy`` of ``inline_ir`` shares one memo among
+the blocks of the same IR (blocks of one function share one scope object, so the memo is keyed
+by it). The blocks are then copied as ``copy.deepcopy`` would copy the whole block dict at once:
+one scope copy and each variable copied once, the sharing of the source kept. Nothing else in
+the copy changes: the same statements, names, labels and order, so ``inline_ir`` defines the same
+variables in the caller's scope, in the same order, and produces the same IR. The only
+difference is which copied objects are shared: in Numba's copy each block has its own, equal,
+copy of the callee's scope, in this one they share it. ``inline_ir`` reads that scope once (the
+first block's, after checking that all are equal) to rename every callee variable into the
+caller's scope and then points every block at the caller's scope, so no copied scope survives
+the inlining of a function without closures (and the free variables of a closure are still
+named from the same, equal, scope). ``tests/sims/core/test_jit_inline_copy.py`` proves it on
+nested ``@hot`` calls: the LLVM IR and the results of a compile with and without the patch are
+identical, and the patch is active.
+
+Safety. The patch is installed only on a Numba version it was checked against and only if the
+source of ``InlineWorker.inline_ir`` and ``inline_function`` is the one checked (hashes below);
+otherwise it does nothing and warns once, and compilation is Numba's own.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import inspect
+import warnings
+
+import numba
+from numba.core import inline_closurecall, ir
+
+CHECKED = {
+    # numba version: sha256 of the source of InlineWorker.inline_ir + inline_function
+    "0.68.1": "91d27ef12278d55e4d5fcac96033459ebbb15eb9a0b195bc66c17345e982b03e",
+}
+
+_state = {"installed": False, "memos": None, "shared": 0}
+
+
+class _SharedDeepcopy:
+    """Stands in for the ``copy`` module inside ``inline_closurecall``: its ``deepcopy`` copies the
+    blocks of one IR with a memo shared among them while an inline is under way."""
+
+    def __getattr__(self, name):
+        return getattr(copy, name)
+
+    @staticmethod
+    def deepcopy(obj, memo=None):
+        memos = _state["memos"]
+        if memos is None or memo is not None or type(obj) is not ir.Block:
+            return copy.deepcopy(obj, memo)
+        shared = memos.setdefault(id(obj.scope), {})
+        _state["shared"] += 1
+        return copy.deepcopy(obj, shared)
+
+
+def _source_hash() -> str:
+    worker = inline_closurecall.InlineWorker
+    inline_function = _state.get("original", worker.inline_function)
+    text = inspect.getsource(worker.inline_ir) + inspect.getsource(inline_function)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
+    """``InlineWorker.inline_function`` with the callee's blocks copied as one (see the module)."""
+    original = _state["original"]
+    if self._permit_update_type_and_call_maps:
+        return original(self, caller_ir, block, i, function, arg_typs)
+    outer, _state["memos"] = _state["memos"], {}  # a nested inline (the callee's own) gets its own memos
+    try:
+        return original(self, caller_ir, block, i, function, arg_typs)
+    finally:
+        _state["memos"] = outer
+
+
+def install() -> bool:
+    """Install the patch if this Numba is one it was checked against; return whether it is active."""
+    if _state["installed"]:
+        return True
+    expected = CHECKED.get(numba.__version__)
+    try:
+        found = _source_hash()
+    except (OSError, TypeError):
+        found = None
+    if expected is None or found != expected:
+        warnings.warn(
+            f"sims.core.inline_copy: Numba {numba.__version__}'s inliner is not the one this patch was "
+            "checked against; @hot bodies are copied Numba's way (slower cold compiles, same code)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return False
+    _state["original"] = inline_closurecall.InlineWorker.inline_function
+    inline_closurecall.copy = _SharedDeepcopy()
+    inline_closurecall.InlineWorker.inline_function = _inline_function
+    _state["installed"] = True
+    return True
+
+
+def uninstall() -> None:
+    """Put Numba's own inliner back (tests compare both)."""
+    if not _state["installed"]:
+        return
+    inline_closurecall.copy = copy
+    inline_closurecall.InlineWorker.inline_function = _state.pop("original")
+    _state["installed"] = False
+
+
+def installed() -> bool:
+    """Whether the patch is active."""
+    return _state["installed"]
+
+
+def shared_copies() -> int:
+    """How many callee blocks were copied with a shared memo since the process started."""
+    return _state["shared"]

@@ -1,0 +1,102 @@
+"""sims.core.inline_copy: @hot bodies copied once per inlined call, the same code as Numba's own copy."""
+
+import json
+import subprocess
+import sys
+import warnings
+
+import numba
+import pytest
+
+from sims.core import inline_copy
+
+# Nested inline="always" calls, loops and branches (many blocks and variables in every callee),
+# compiled without a cache in a fresh interpreter, so that Numba's global counters (labels,
+# unique names) run the same in both processes and the LLVM IR can be compared as text.
+CHILD = r"""
+import json, sys
+import numpy as np
+import numba
+from sims.core import inline_copy  # sims.core installs the patch
+if sys.argv[1] == "numba":
+    inline_copy.uninstall()
+assert inline_copy.installed() == (sys.argv[1] == "patched")
+hot = numba.njit(inline="always")
+
+@hot
+def leaf(x, k):
+    if x > k:
+        return x - k
+    return x + 2 * k
+
+@hot
+def middle(a, i):
+    total = 0
+    for j in range(a.shape[0]):
+        v = leaf(a[j], i)
+        if v % 3 == 0:
+            total += v
+        else:
+            total -= leaf(v, j)
+    return total
+
+@hot
+def upper(a, n):
+    best = -1
+    for i in range(n):
+        s = middle(a, i) + leaf(i, n)
+        if s > best:
+            best = s
+    return best
+
+@numba.njit
+def entry(a, n):
+    return upper(a, n) + middle(a, n) - leaf(n, 3)
+
+a = np.arange(-7, 23, dtype=np.int64)
+results = [int(entry(a, n)) for n in (0, 1, 5, 17)]
+sig = entry.signatures[0]
+print(json.dumps({"llvm": entry.inspect_llvm(sig), "results": results, "shared": inline_copy.shared_copies()}))
+"""
+
+
+def compile_child(mode: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, mode], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_patched_inliner_emits_the_same_code_as_numbas():
+    numbas, patched = compile_child("numba"), compile_child("patched")
+    assert numbas["shared"] == 0
+    assert patched["shared"] > 0  # the patch copied the callees' blocks
+    assert patched["results"] == numbas["results"]
+    assert patched["llvm"] == numbas["llvm"]
+
+
+def test_the_patch_is_active_in_every_game():
+    # sims.core.jit installs it; it must be active on the Numba version the project runs
+    import sims.core.jit  # noqa: F401
+
+    assert numba.__version__ in inline_copy.CHECKED
+    assert inline_copy.installed()
+    assert inline_copy._source_hash() == inline_copy.CHECKED[numba.__version__]
+
+
+def test_an_unchecked_numba_gets_a_warning_and_numbas_own_copy(monkeypatch):
+    from numba.core import inline_closurecall
+
+    inline_copy.uninstall()
+    original = inline_closurecall.InlineWorker.inline_function
+    try:
+        assert original is not inline_copy._inline_function
+        monkeypatch.setattr(inline_copy, "CHECKED", {})
+        with pytest.warns(RuntimeWarning, match="not the one this patch was checked against"):
+            assert not inline_copy.install()
+        assert not inline_copy.installed()
+        assert inline_closurecall.InlineWorker.inline_function is original
+        assert inline_closurecall.copy.deepcopy is __import__("copy").deepcopy
+    finally:
+        monkeypatch.undo()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert inline_copy.install()
