@@ -47,24 +47,27 @@ CHECKED = {
     "0.68.1": "91d27ef12278d55e4d5fcac96033459ebbb15eb9a0b195bc66c17345e982b03e",
 }
 
-_state = {"installed": False, "memos": None, "shared": 0}
+_state = {"installed": False, "inline": None, "kept": 0, "shared": 0}
 
 
-class _SharedDeepcopy:
-    """Stands in for the ``copy`` module inside ``inline_closurecall``: its ``deepcopy`` copies the
-    blocks of one IR with a memo shared among them while an inline is under way."""
+class _InlineCopy:
+    """Stands in for the ``copy`` module inside ``inline_closurecall`` (whose only use of it is
+    ``inline_ir``'s per-block ``copy.deepcopy``); other calls go to ``copy`` itself."""
 
     def __getattr__(self, name):
         return getattr(copy, name)
 
     @staticmethod
     def deepcopy(obj, memo=None):
-        memos = _state["memos"]
-        if memos is None or memo is not None or type(obj) is not ir.Block:
+        inline = _state["inline"]
+        if inline is None or memo is not None or type(obj) is not ir.Block:
             return copy.deepcopy(obj, memo)
-        shared = memos.setdefault(id(obj.scope), {})
+        if inline["keep"] and id(obj) in inline["fresh"]:
+            inline["keep"] -= 1  # the first copy of the private, fresh IR: edit it in place
+            _state["kept"] += 1
+            return obj
         _state["shared"] += 1
-        return copy.deepcopy(obj, shared)
+        return copy.deepcopy(obj, inline["memo"])
 
 
 def _source_hash() -> str:
@@ -75,15 +78,20 @@ def _source_hash() -> str:
 
 
 def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
-    """``InlineWorker.inline_function`` with the callee's blocks copied as one (see the module)."""
-    original = _state["original"]
+    """``InlineWorker.inline_function``: the callee's fresh IR edited in place, its unedited copy
+    made as one (see the module)."""
     if self._permit_update_type_and_call_maps:
-        return original(self, caller_ir, block, i, function, arg_typs)
-    outer, _state["memos"] = _state["memos"], {}  # a nested inline (the callee's own) gets its own memos
+        return _state["original"](self, caller_ir, block, i, function, arg_typs)
+    callee_ir = self.run_untyped_passes(function)  # its own nested inlines run (and finish) here
+    blocks = callee_ir.blocks.values()
+    outer = _state["inline"]
+    _state["inline"] = {"fresh": {id(b) for b in blocks}, "keep": len(blocks), "memo": {}}
     try:
-        return original(self, caller_ir, block, i, function, arg_typs)
+        return self.inline_ir(
+            caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs
+        )
     finally:
-        _state["memos"] = outer
+        _state["inline"] = outer
 
 
 def install() -> bool:
@@ -104,7 +112,7 @@ def install() -> bool:
         )
         return False
     _state["original"] = inline_closurecall.InlineWorker.inline_function
-    inline_closurecall.copy = _SharedDeepcopy()
+    inline_closurecall.copy = _InlineCopy()
     inline_closurecall.InlineWorker.inline_function = _inline_function
     _state["installed"] = True
     return True
@@ -124,6 +132,6 @@ def installed() -> bool:
     return _state["installed"]
 
 
-def shared_copies() -> int:
-    """How many callee blocks were copied with a shared memo since the process started."""
-    return _state["shared"]
+def copies() -> tuple[int, int]:
+    """Callee blocks edited in place and blocks copied with a shared memo since the process started."""
+    return _state["kept"], _state["shared"]
