@@ -11,21 +11,23 @@ a callee with ``B`` blocks and ``V`` variables costs about ``2 * B * V`` object 
 both grow with every ``@hot`` helper copied into the callee. That is the square of the body's
 size; ``copy.deepcopy`` was 43 of 116 s of a profiled Blessings compile.
 
-The patch. While ``inline_function`` runs (the untyped path only, and only when the worker does
-not update type maps), the per-block ``copy.deepcopy`` of ``inline_ir`` shares one memo among
-the blocks of the same IR (blocks of one function share one scope object, so the memo is keyed
-by it). The blocks are then copied as ``copy.deepcopy`` would copy the whole block dict at once:
-one scope copy and each variable copied once, the sharing of the source kept. Nothing else in
-the copy changes: the same statements, names, labels and order, so ``inline_ir`` defines the same
-variables in the caller's scope, in the same order, and produces the same IR. The only
-difference is which copied objects are shared: in Numba's copy each block has its own, equal,
-copy of the callee's scope, in this one they share it. ``inline_ir`` reads that scope once (the
-first block's, after checking that all are equal) to rename every callee variable into the
-caller's scope and then points every block at the caller's scope, so no copied scope survives
-the inlining of a function without closures (and the free variables of a closure are still
-named from the same, equal, scope). ``tests/sims/core/test_jit_inline_copy.py`` proves it on
-nested ``@hot`` calls: the LLVM IR and the results of a compile with and without the patch are
-identical, and the patch is active.
+The patch. ``InlineWorker.inline_function`` (the untyped path; not the typed one, which updates
+type maps) makes the callee's IR with ``run_untyped_passes`` for this one call, so nobody else
+holds it: ``inline_ir``'s first copy of it (the one it edits) is skipped and the fresh IR edited
+in place, and its second copy (the unedited IR it returns, which ``InlineInlinables`` discards)
+copies the blocks with one shared memo, as ``copy.deepcopy`` copies a whole dict: one scope copy,
+each variable once. A ``@hot`` call then costs one linear copy instead of two quadratic ones.
+Nothing else changes: the same statements, names, labels and order, so ``inline_ir`` defines the
+same variables in the caller's scope, in the same order, and produces the same IR. What differs
+is only which objects the edited blocks share: Numba's per-block copies give each block its own,
+equal, copy of the callee's scope and variables; the fresh IR shares them as the front end made
+them. ``inline_ir`` reads that scope once (the first block's, after checking that all blocks'
+are equal), renames every callee variable into the caller's scope with it, replaces them all
+(new ``ir.Var`` objects, none edited in place) and points every block at the caller's scope, so
+no callee scope or variable is left in the caller (a closure's free variables keep their names
+from the same, equal, scope). ``tests/sims/core/test_jit_inline_copy.py`` checks it on nested
+``@hot`` calls with loops and branches: the LLVM IR and results of a compile with and without the
+patch are identical, and the patch is active in every game.
 
 Safety. The patch is installed only on a Numba version it was checked against and only if the
 source of ``InlineWorker.inline_ir`` and ``inline_function`` is the one checked (hashes below);

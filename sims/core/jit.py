@@ -4,6 +4,13 @@ Numba's on-disk cache checks only the source file of each function, so after an 
 of ``state.py`` or ``bots.py`` a cached ``kernel.play_games`` would keep running the old
 rules. The cache directory is therefore keyed by a hash of every ``sims`` source file:
 any edit gives a fresh cache (``NUMBA_CACHE_DIR``, if set, is respected as is).
+
+Importing this module installs ``sims.core.inline_copy`` (checked against Numba 0.68.1): Numba
+copied every ``@hot`` body it inlines twice, block by block, each block with the callee's whole
+variable scope, so a copy cost the square of the body's size; the patch edits the callee's
+private, freshly built IR in place and makes the one copy Numba returns in a single pass. The
+compiled code is the same (the test compares the LLVM IR); Cardia's cold compile fell x0.86
+(44.8 -> 38.5 CPU-s side by side, load 8). On another Numba version it warns and does nothing.
 """
 
 import hashlib
