@@ -30,8 +30,8 @@ from the same, equal, scope). ``tests/sims/core/test_jit_inline_copy.py`` checks
 patch are identical, and the patch is active in every game.
 
 Safety. The patch is installed only on a Numba version it was checked against and only if the
-source of ``InlineWorker.inline_ir`` and ``inline_function`` is the one checked (hashes below);
-otherwise it does nothing and warns once, and compilation is Numba's own.
+source of ``InlineWorker.inline_ir``, ``inline_function`` and ``run_untyped_passes`` is the one
+checked (hashes below); otherwise it does nothing and warns once, and compilation is Numba's own.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ import numba
 from numba.core import inline_closurecall, ir
 
 CHECKED = {
-    # numba version: sha256 of the source of InlineWorker.inline_ir + inline_function
-    "0.68.1": "91d27ef12278d55e4d5fcac96033459ebbb15eb9a0b195bc66c17345e982b03e",
+    # numba version: sha256 of the source of InlineWorker.inline_ir, inline_function and
+    # run_untyped_passes (which must build a new IR at every call: it is edited in place)
+    "0.68.1": "3e832b743e5d84fdbe3b61910f0ed1f85bb0511ca8473a64961dd93bc43edac4",
 }
 
 _state = {"installed": False, "inline": None, "kept": 0, "shared": 0}
@@ -75,7 +76,8 @@ class _InlineCopy:
 def _source_hash() -> str:
     worker = inline_closurecall.InlineWorker
     inline_function = _state.get("original", worker.inline_function)
-    text = inspect.getsource(worker.inline_ir) + inspect.getsource(inline_function)
+    parts = (worker.inline_ir, inline_function, worker.run_untyped_passes)
+    text = "".join(inspect.getsource(part) for part in parts)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
