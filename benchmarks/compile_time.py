@@ -11,8 +11,14 @@ included): what a user waits for before a run starts.
 CPU seconds are the figure to compare on a loaded machine (wall seconds stretch with the
 load; ``uptime``'s load average is printed beside them).
 
-Example (from the project root):
+With ``--against DIR`` (another checkout, e.g. a git worktree of the commit to compare) the
+cold compile of both trees runs ``--rounds`` times, alternating (other, this, other, ...), each
+in a fresh process with its own empty cache and its own tree first on ``PYTHONPATH``; the CPU
+seconds of every entry point are printed per run with the load, and the medians last.
+
+Examples (from the project root):
     .venv/bin/python benchmarks/compile_time.py --game blessings
+    .venv/bin/python benchmarks/compile_time.py --game cardia --against /tmp/before --rounds 2
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,28 +58,56 @@ print(json.dumps(marks))
 """
 
 
-def run_child(game: str, cache: str, which: str) -> dict[str, list[float]]:
-    """Run the timing child in a fresh interpreter with ``cache`` as the Numba cache; return its marks."""
+KERNELS = ("play_games", "every_table", "check_games", "replay")
+
+
+def run_child(game: str, cache: str, which: str, tree: str | None = None) -> dict[str, list[float]]:
+    """Run the timing child in a fresh interpreter with ``cache`` as the Numba cache (and ``tree``,
+    if given, as the project: first on ``PYTHONPATH`` and the working directory); return its marks."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    if tree is not None:
+        env["PYTHONPATH"] = tree
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, game, which], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, game, which], env=env, cwd=tree, check=True, capture_output=True, text=True
     ).stdout
     marks = json.loads(out.strip().splitlines()[-1])
     marks["process"] = [time.perf_counter() - start, 0.0]
     return marks
 
 
+def side_by_side(game: str, other: str, rounds: int) -> None:
+    """Alternate cold compiles of ``other`` and this tree; print each run's CPU-s and the medians."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    totals: dict[str, list[float]] = {other: [], here: []}
+    print(f"# {game}: cold compile CPU-s (empty cache), {' / '.join(KERNELS)} / every entry point")
+    for _ in range(rounds):
+        for tree in (other, here):
+            with tempfile.TemporaryDirectory() as cache:
+                load = os.getloadavg()[0]
+                cold = run_child(game, cache, "all", tree)
+            parts = [cold[k][1] for k in KERNELS]
+            totals[tree].append(sum(parts))
+            print(f"  {tree}: {' / '.join(f'{x:.1f}' for x in parts)} / {sum(parts):.1f}  (load {load:.2f})")
+    a, b = statistics.median(totals[other]), statistics.median(totals[here])
+    print(f"# medians: {other} {a:.1f}, this tree {b:.1f} CPU-s (x{b / a:.3f})")
+
+
 def main() -> None:
     """Measure and print cold and warm figures for one game."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="blessings")
+    ap.add_argument("--against", metavar="DIR", help="another checkout: alternate cold compiles of it and this tree")
+    ap.add_argument("--rounds", type=int, default=2, help="runs of each tree with --against (default 2)")
     a = ap.parse_args()
+    if a.against:
+        side_by_side(a.game, os.path.abspath(a.against), a.rounds)
+        return
     with tempfile.TemporaryDirectory() as cache:
         load = os.getloadavg()[0]
         cold = run_child(a.game, cache, "all")
         warm = run_child(a.game, cache, "first")
-    kernels = ("play_games", "every_table", "check_games", "replay")
+    kernels = KERNELS
     total = sum(cold[k][1] for k in kernels)
     print(f"# {a.game}: cold compilation (empty cache), load {load:.2f}; seconds wall / CPU")
     for k in ("import", *kernels):

@@ -91,9 +91,7 @@ def _inline_function(self, caller_ir, block, i, function, arg_typs=None):
     outer = _state["inline"]
     _state["inline"] = {"fresh": {id(b) for b in blocks}, "keep": len(blocks), "memo": {}}
     try:
-        return self.inline_ir(
-            caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs
-        )
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
     finally:
         _state["inline"] = outer
 
