@@ -1,6 +1,7 @@
 """sims.core.inline_copy: @hot bodies copied once per inlined call, the same code as Numba's own copy."""
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -61,7 +62,9 @@ print(json.dumps({"llvm": entry.inspect_llvm(sig), "results": results, "copies":
 
 
 def compile_child(mode: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, mode], check=True, capture_output=True, text=True).stdout
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
+    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
+    out = out.stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
