@@ -368,12 +368,13 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
     return best_a, best
 
 
-@kernel
-def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
+@hot
+def field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
     """Return (action, value) of the most valuable action over seat ``p``'s whole field (NO_ACTION, -inf if none).
 
     ``threat`` adds kill value per opposing SCORE; ``hold`` skips the score actions of
-    PROSPERITY cards (the tuned bot's ``draw_first``).
+    PROSPERITY cards (the tuned bot's ``draw_first``). Compiled twice, as ``best_field_action``
+    (tuned: every term at run time) and ``greedy_field_action`` (greedy: its terms are 0).
     """
     outlook = prosperity_outlook(s, p)
     best, best_a = -np.inf, NO_ACTION
@@ -384,3 +385,16 @@ def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tup
             if a != NO_ACTION and v > best:
                 best, best_a = v, a
     return best_a, best
+
+
+@kernel
+def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
+    """Return ``field_action`` with every term at run time (the tuned bot's version)."""
+    return field_action(s, p, threat, hold, cycle)
+
+
+@kernel
+def greedy_field_action(s, p: int) -> tuple:
+    """Return ``field_action`` without threat, hold and cycle terms (greedy): compiled with those constants,
+    so the target loop carries no tuned-only test."""
+    return field_action(s, p, 0.0, False, 0.0)

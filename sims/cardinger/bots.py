@@ -22,6 +22,7 @@ from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported f
     best_field_action,
     card_values,
     cheapest_in_hand,
+    greedy_field_action,
     play_or_retire,
     score_points,
 )
@@ -29,8 +30,6 @@ from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind,
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
 from sims.core import rng
 from sims.core.jit import hot, kernel
-
-NO_HOLD = np.bool_(False)  # a typed False, not the literal: greedy then shares tuned's compiled best_field_action
 
 
 class Bot(IntEnum):
@@ -89,7 +88,7 @@ def greedy(s) -> int:
         a = play_or_retire(s, p)
     if a != NO_ACTION:
         return a
-    a, v = best_field_action(s, p, 0.0, NO_HOLD, 0.0)
+    a, v = greedy_field_action(s, p)
     if a != NO_ACTION and v > s.scratch.weights[p, W.ACT_MIN]:
         return a
     return END_TURN
