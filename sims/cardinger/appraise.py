@@ -248,14 +248,14 @@ def score_points(s, p: int, slot: int) -> int:
 
 
 @nonzero_div
-def hit_value(s, p: int, c: int, value: float, hp: int) -> float:
-    """Return the value of one attack by seat ``p``'s card ``c`` on a target worth ``value`` with ``hp`` HP.
+def hit_value(s, p: int, steal: float, value: float, hp: int) -> float:
+    """Return the value of one attack by seat ``p``'s card on a target worth ``value`` with ``hp`` HP.
 
-    A kill is worth ``act_kill`` x value, plus ``act_steal`` with STEAL; a hit that leaves it
-    alive ``act_hit`` x value / its HP (then HP >= 2: the division needs no zero test).
+    A kill is worth ``act_kill`` x value, plus ``steal`` (``act_steal`` for a STEAL card, else 0);
+    a hit that leaves it alive ``act_hit`` x value / its HP (then HP >= 2: the division needs no
+    zero test).
     """
     w = s.scratch.weights[p]
-    steal = w[W.ACT_STEAL] if s.cards[c].keywords & STEAL else 0.0
     return w[W.ACT_KILL] * value + steal if hp <= 1 else w[W.ACT_HIT] * value / hp
 
 
@@ -270,6 +270,7 @@ def best_attack(s, p: int, slot: int, threat: float) -> tuple:
     o, c = 1 - p, s.field.card[p, slot]
     twice = s.field.acts[p, slot] >= 2
     hp_weight = s.scratch.weights[p, W.HP]
+    steal = s.scratch.weights[p, W.ACT_STEAL] if s.cards[c].keywords & STEAL else 0.0  # once, not per target
     best, best_t, second, total, total2 = -np.inf, -1, -np.inf, 0.0, 0.0
     pair, pair_t = -np.inf, -1
     for t in range(s.field.n[o]):
@@ -278,17 +279,18 @@ def best_attack(s, p: int, slot: int, threat: float) -> tuple:
             value = field_value(s, o, t, p)
             if threat != 0.0:  # tuned only: greedy (threat 0) skips the load, multiply and add per target
                 value += threat * s.cards[s.field.card[o, t]].score
-            v = hit_value(s, p, c, value, hp)
+            v = hit_value(s, p, steal, value, hp)
             total += v
             if v > best:
                 best, best_t, second = v, t, best
-            elif v > second:
-                second = v
+            else:
+                second = max(second, v)  # max: a select, not a second data-dependent branch
             if twice and hp >= 2:  # the second attack hits it again, one HP lower
-                v2 = hit_value(s, p, c, value - hp_weight, hp - 1)
+                v2 = hit_value(s, p, steal, value - hp_weight, hp - 1)
                 total2 += v2
-                if v + max(v2, 0.0) > pair:  # the second attack is optional
-                    pair, pair_t = v + max(v2, 0.0), t
+                both = v + max(v2, 0.0)  # the second attack is optional
+                pair_t = t if both > pair else pair_t
+                pair = max(pair, both)
     omni = s.cards[c].keywords & OMNI
     first = ALL_TARGETS if best_t >= 0 and omni else best_t
     one = total if omni else best
