@@ -93,6 +93,21 @@ def test_heuristic_bots_are_pure_and_choose_a_legal_action():
         assert same_position(state, before)
 
 
+def test_greedys_compiled_field_valuation_is_the_tuned_one_without_its_terms():
+    """``greedy_field_action`` (compiled with threat, hold and cycle at 0) returns exactly what the
+    tuned bot's ``best_field_action`` returns with those terms 0, for both seats of mid-game positions."""
+    from sims.cardinger import appraise
+
+    seen = set()
+    for _, s in midgame_positions(80, seed=11):
+        for p in range(2):
+            a, v = appraise.greedy_field_action(s, p)
+            b, w = appraise.best_field_action(s, p, 0.0, False, 0.0)
+            assert (a, v) == (b, w)
+            seen.add(a >> 12)
+    assert {K.ATTACK, K.DRAW, K.SCORE} <= seen  # the positions reach every kind of field action
+
+
 def test_random_bot_only_advances_its_own_rng_lane():
     out = np.zeros(256, np.int32)
     for _, s in midgame_positions(20):
