@@ -7,15 +7,19 @@ compiles); an empty SETTINGS is the default build. Every config gets its own Num
 (``--cache-root/NAME``, kept between runs: the cache key does not include the optimisation
 level or LLVM's options). ``TREE=/path`` plays another checkout instead (its own
 ``cardinger_speed.py`` with that tree on ``PYTHONPATH``, in its own default cache unless the
-config sets ``NUMBA_CACHE_DIR``): two commits side by side. A config whose cache is new is compiled first and its cold compile
-(CPU-s of import + 200 games in a fresh process) is printed. Then ``--rounds`` rounds run
-``cardinger_speed.py play N --report`` once per config, alternating, each in a fresh process
-pinned to ``--core``: the kernel CPU-s of the games alone, the median per config and each
-round's ratio to the first config (> 1 = faster than the first).
+config sets ``NUMBA_CACHE_DIR``): two commits side by side. A config whose cache is new is
+compiled first and its cold compile (CPU-s of import + 200 games in a fresh process) is
+printed. Then ``--rounds`` rounds run ``cardinger_speed.py play N --report`` once per config,
+alternating, each in a fresh process pinned to ``--core``: the kernel CPU-s of the games
+alone, the median per config and the median and range of each round's ratio to the first
+config (> 1 = faster than the first).
 
-Example (from the project root):
+Examples (from the project root; the second is this checkout against /tmp/s7_before, pinned to core 1):
     .venv/bin/python benchmarks/cardinger_numba_env.py -n 200000 --rounds 5 \
-        --config base: --config novec:NUMBA_LOOP_VECTORIZE=0 --config opt2:NUMBA_OPT=2
+        --config base: --config novec:NUMBA_LOOP_VECTORIZE=0 --config opt2:NUMBA_OPT=2 \
+        --config nocmov:LLVM=-x86-cmov-converter=false
+    .venv/bin/python benchmarks/cardinger_numba_env.py -n 200000 --rounds 8 --core 1 \
+        --config before:TREE=/tmp/s7_before --config after:TREE=.
 """
 
 from __future__ import annotations
@@ -116,7 +120,7 @@ def main() -> None:
         line = " ".join(f"{name} {cpu[name][r]:.3f}" for name, _, _ in configs)
         print(f"round {r + 1}: kernel CPU-s {line} (load {load()})", flush=True)
     first = configs[0][0]
-    print(f"cardinger greedy mirror, games table, {args.n_games} games a run, {args.rounds} alternating rounds, ", end="")
+    print(f"cardinger greedy mirror, games table, {args.n_games} games a run, {args.rounds} rounds, ", end="")
     print(f"core {core}; load 1-min {min(loads):.2f}-{max(loads):.2f}")
     for name, env, llvm in configs:
         med = statistics.median(cpu[name])
