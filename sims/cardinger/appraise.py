@@ -80,8 +80,8 @@ def cheapest_in_hand(s, p: int) -> int:
     best, best_i = np.inf, 0
     for i in range(s.piles.hand_n[p]):
         v = s.scratch.values[p, s.piles.hand[p, i]]
-        best_i = i if v < best else best_i  # selects, not a data-dependent branch (min: v if v < best)
-        best = min(best, v)
+        if v < best:
+            best, best_i = v, i
     return best_i
 
 
@@ -200,8 +200,8 @@ def best_card_to_play(s, p: int) -> tuple:
                 sort_hand(s, p)
                 sorted_ = True
             v = s.scratch.net[p, c] - play_price(s, p, i, scorers)
-            best_i = i if v > best else best_i  # selects (max: v if v > best)
-            best = max(best, v)
+            if v > best:
+                best, best_i = v, i
     return best_i, best
 
 
@@ -211,8 +211,8 @@ def weakest_slot(s, p: int) -> tuple:
     best, best_slot = np.inf, 0
     for slot in range(s.field.n[p]):
         v = field_value(s, p, slot, p)
-        best_slot = slot if v < best else best_slot  # selects (min: v if v < best)
-        best = min(best, v)
+        if v < best:
+            best, best_slot = v, slot
     return best_slot, best
 
 
