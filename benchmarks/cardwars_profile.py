@@ -94,6 +94,7 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    kernel_speed.parse_tables(ap, a.tables)
     if a.child:
         play(a)
         return

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from balance import bench
 from balance.spec import RunSpec, SpecError, resolve
+from sims.core import TABLES
 
 TOGGLE_C = """
 #include <valgrind/callgrind.h>
@@ -79,35 +80,57 @@ def short_name(symbol: str) -> str:
     return ".".join(parts[-2:]) + (f"[{tag.group(1)}]" if tag else "") if parts else symbol
 
 
-def profile(text: str, symbols: Path, top: int) -> list[str]:
-    """Return the ``top`` functions by self instructions, from callgrind's per-instruction output."""
+def profile(text: str, symbols: Path, top: int, games: int = 1) -> list[str]:
+    """Return the ``top`` functions by self instructions, from callgrind's per-instruction output.
+
+    Each line: share of all instructions (self), self and inclusive instructions a game (the
+    inclusive cost adds the calls the function makes; ``@hot`` functions are part of their
+    callers), and the calls a game into it from compiled code.
+    """
     starts = sorted((int(a), short_name(n)) for n, a in (ln.split("\t") for ln in symbols.read_text().splitlines()))
     addresses = [a for a, _ in starts]
+    outside = "(outside the kernels: Python, NumPy, the runtime)"
     cost: dict[str, int] = {}
+    below: dict[str, int] = {}  # instructions of the calls each function makes
+    calls: dict[str, int] = {}
     objects: dict[str, str] = {}  # callgrind's "(id)" -> object file; JIT code has none ("???")
-    jit, skip = False, False
+    jit, callee_jit, skip = False, None, False
+
+    def name_of(addr: int, in_jit: bool) -> str:
+        k = bisect.bisect_right(addresses, addr) - 1
+        return starts[k][1] if in_jit and k >= 0 else outside
+
     for line in text.splitlines():
         if line.startswith(("ob=", "cob=")):
             key, _, name = line.split("=", 1)[1].partition(" ")
             objects.setdefault(key, name)
-            jit = objects[key] == "???" if line.startswith("ob=") else jit
+            if line.startswith("ob="):
+                jit = objects[key] == "???"
+            else:
+                callee_jit = objects[key] == "???"
             continue
         if line.startswith("calls="):
-            skip = True  # the next line is the inclusive cost of that call, not the caller's own
+            count, target = line[6:].split()[:2]
+            callee = name_of(int(target, 16), jit if callee_jit is None else callee_jit)
+            calls[callee] = calls.get(callee, 0) + int(count)
+            callee_jit, skip = None, True  # the next line is the inclusive cost of that call, not the caller's own
             continue
         if not line.startswith("0x"):
             continue
+        parts = line.split()
+        name = name_of(int(parts[0], 16), jit)
         if skip:
             skip = False
+            below[name] = below.get(name, 0) + int(parts[-1])
             continue
-        parts = line.split()
-        addr = int(parts[0], 16)
-        k = bisect.bisect_right(addresses, addr) - 1
-        name = starts[k][1] if jit and k >= 0 else "(outside the kernels: Python, NumPy, the runtime)"
         cost[name] = cost.get(name, 0) + int(parts[-1])
     total = sum(cost.values())
     ranked = sorted(cost.items(), key=lambda kv: -kv[1])[:top]
-    return [f"{n / total:6.1%} {n:>14,}  {name}" for name, n in ranked]
+    lines = [f"{'self':>6} {'self/game':>12} {'incl/game':>12} {'calls/game':>10}  function"]
+    for name, n in ranked:
+        incl = (n + below.get(name, 0)) / games
+        lines.append(f"{n / total:6.1%} {n / games:>12,.0f} {incl:>12,.0f} {calls.get(name, 0) / games:>10,.1f}  {name}")
+    return lines
 
 
 def toggle_library(tmp: Path) -> ctypes.CDLL:
@@ -118,7 +141,7 @@ def toggle_library(tmp: Path) -> ctypes.CDLL:
     return ctypes.CDLL(str(lib))
 
 
-def count_instructions(argv: list[str], top: int) -> tuple[int, list[str]]:
+def count_instructions(argv: list[str], top: int, games: int = 1) -> tuple[int, list[str]]:
     """Run this script under callgrind (collection only around the measured games).
 
     Return the instructions executed and, if ``top`` > 0, the ``top`` functions by self cost.
@@ -135,7 +158,21 @@ def count_instructions(argv: list[str], top: int) -> tuple[int, list[str]]:
         found = re.search(r"^totals:\s+(\d+)", text, re.MULTILINE)
         if found is None:
             raise SystemExit(f"{out}: no instruction total in callgrind's output")
-        return int(found.group(1)), (profile(text, Path(tmp) / "symbols.txt", top) if top else [])
+        return int(found.group(1)), (profile(text, Path(tmp) / "symbols.txt", top, games) if top else [])
+
+
+def parse_tables(ap: argparse.ArgumentParser, text: str) -> tuple[str, ...]:
+    """Return the comma-separated table names of ``--tables``; exit with a one-line error on an unknown one.
+
+    The names ``balance run --tables`` accepts (``sims.core.TABLES``); a run's per-chunk sums are
+    computed outside the kernel, so they have no name here.
+    """
+    tables = tuple(t.strip() for t in text.split(",") if t.strip())
+    bad = [t for t in tables if t not in TABLES]
+    if bad or not tables:
+        ap.exit(2, f"{Path(sys.argv[0]).name}: --tables: unknown table {', '.join(bad) or '(none)'}; "
+                f"choose among {', '.join(TABLES)}\n")  # fmt: skip
+    return tables
 
 
 def main() -> None:
@@ -153,7 +190,7 @@ def main() -> None:
     )
     ap.add_argument("--under-callgrind", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
-    bots, tables = tuple(a.bots.split(",")), tuple(a.tables.split(","))
+    bots, tables = tuple(a.bots.split(",")), parse_tables(ap, a.tables)
     try:
         r = resolve(RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed))
     except SpecError as exc:
@@ -168,7 +205,7 @@ def main() -> None:
     line = f"{a.game} {'/'.join(bots)} [{','.join(tables)}] {a.games:,} games, {n_dec / a.games:.2f} decisions a game"
     if a.instructions:
         argv = [x for x in sys.argv[1:] if x != "--instructions"]
-        ins, ranked = count_instructions(argv, a.profile)
+        ins, ranked = count_instructions(argv, a.profile, a.games)
         line += f": {ins / a.games:,.0f} instructions a game, {ins / n_dec:,.1f} a decision"
         line = "\n".join([line, *ranked])
     else:
