@@ -270,7 +270,8 @@ def end_turn(s) -> None:
     if m.phase == Phase.OVER:
         return
     bd.log_event(s, EventKind.END_TURN, p, NO_CARD, NO_CARD, s.piles.hand_n[p], s.piles.deck_n[p])
-    record_turn(s)
+    if m.record_turns:  # only when the turns table is wanted (kernel.drive)
+        record_turn(s)
     if m.turn >= s.params.max_turns:
         m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
         bd.log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)

@@ -183,7 +183,7 @@ def play_game(s, sim, decks, bot_ids, game: int, seed: np.uint64, last_winner: i
                 report[1] += not conserved(s, p)
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
         report[3] += 1
-    if m.end_reason != EndReason.TIMEOUT:
+    if m.end_reason != EndReason.TIMEOUT and m.record_turns:
         record_turn(s)  # the game ended during this turn: its row is written now
 
 
@@ -276,6 +276,7 @@ def drive(
             elif k == 0:
                 last = series_winner(state, decks, bot_ids, root_seed, g)
         s.meta.log_on = log_on
+        s.meta.record_turns = record_turns
         play_game(s, state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, report)
         last = np.int64(s.meta.winner)
         if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
