@@ -129,7 +129,8 @@ def profile(text: str, symbols: Path, top: int, games: int = 1) -> list[str]:
     lines = [f"{'self':>6} {'self/game':>12} {'incl/game':>12} {'calls/game':>10}  function"]
     for name, n in ranked:
         incl = (n + below.get(name, 0)) / games
-        lines.append(f"{n / total:6.1%} {n / games:>12,.0f} {incl:>12,.0f} {calls.get(name, 0) / games:>10,.1f}  {name}")
+        per_game = f"{n / games:>12,.0f} {incl:>12,.0f} {calls.get(name, 0) / games:>10,.1f}"
+        lines.append(f"{n / total:6.1%} {per_game}  {name}")
     return lines
 
 
