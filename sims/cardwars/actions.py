@@ -323,7 +323,7 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
     t.entered[p] += 1
     t.entered_land[p, s.cards[c].land] += 1
     t.entered_lane[p, lane] += 1
-    sx.stale_turn(s)  # the entry counters: read only by rows that read the turn (its own slot: bd.place)
+    sx.stale(s)
     bd.log_event(s, EventKind.ENTER, p, c, NO_CARD, lane, 0)
     bd.settle(s)
     for m in range(N_LANES):

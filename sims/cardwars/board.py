@@ -12,7 +12,7 @@ import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import abilities_on, refresh, stale, stale_piles, stale_slot
+from sims.cardwars.stats import abilities_on, refresh, stale, stale_piles
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
@@ -166,7 +166,7 @@ def place(s, q: int, lane: int, c: int, owner: int) -> None:
     b.cr_entered[q, lane] = s.meta.turn
     b.cr_copy[q, lane] = NO_CARD
     b.cr_hit_by[q, lane] = q
-    stale_slot(s, q, lane)
+    stale(s)
 
 
 @kernel
@@ -179,8 +179,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
     b.cr_card[q, lane] = NO_CARD
-    stale_slot(s, q, lane)
-    stale_piles(s)  # its owner's hand or discard pile grows
+    stale(s)
     if to_hand:
         n = s.piles.hand_n[owner]
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner

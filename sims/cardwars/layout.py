@@ -199,11 +199,9 @@ BOARD_DTYPE = np.dtype(
         ("land", np.int8, (2, N_LANES)),  # Landscape type under each slot
         ("up", np.int8, (2, N_LANES)),  # 1 = face up
         ("hp", np.int16, (2,)),  # Hit Points
-        ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute gives, nobody dying; 2 = but for st_slots
+        ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute gives, nobody dying (stats.refresh)
         ("st_turn", np.int8),  # 1 = a stat in play reads the turn, the mover, turnfx or Flooped (stats.stale_turn)
         ("st_piles", np.int8),  # 1 = a stat in play reads a hand or discard pile size (stats.stale_piles)
-        ("st_plain", np.int8),  # 1 = no aura reaching other slots, no turn's Spell at the last recompute
-        ("st_slots", np.uint8),  # st_fresh 2: bits 4 q + lane of the slots entered or left since (stats.stale_slot)
     ],
     align=True,
 )

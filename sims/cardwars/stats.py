@@ -292,23 +292,6 @@ def stale(s) -> None:
 
 
 @hot
-def stale_slot(s, q: int, lane: int) -> None:
-    """Mark the slot ``(q, lane)`` out of date in place: a Creature entered or left it (``board.place``/``take_off``).
-
-    While no aura reaches other slots and no turn's Spell is in play (``board.st_plain``), a
-    Creature whose stat reads nothing but its own slot (no STAT row in effect, no ZaZo bonus)
-    keeps its ATK/DEF: ``refresh`` recomputes the marked slots and the Creatures with rows
-    (``st_fresh`` 2, ``update``). Otherwise, or when already stale, the same as ``stale``.
-    """
-    b = s.board
-    if b.st_fresh != 0 and b.st_plain:
-        b.st_fresh = 2
-        b.st_slots |= 1 << (N_LANES * q + lane)
-    else:
-        b.st_fresh = 0
-
-
-@hot
 def stale_turn(s) -> None:
     """Mark the stats out of date in place if one in play reads the turn's state (``board.st_turn``).
 
@@ -358,19 +341,13 @@ def refresh(s) -> bool:
     then or has been damaged to its DEF since (``board.st_fresh`` is 0, RULES.md §13);
     otherwise nothing changed and nobody is dying.
     """
-    if s.board.st_fresh == 1:
+    if s.board.st_fresh:
         return False
-    return update(s, s.board.st_fresh == 2)
+    return recompute(s)
 
 
 @kernel
 def recompute(s) -> bool:
-    """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12); see ``update``."""
-    return update(s, False)
-
-
-@kernel
-def update(s, some: bool) -> bool:
     """Recompute every Creature's ATK and DEF into ``board.cr_atk``/``cr_def`` in place (R12).
 
     ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
@@ -380,26 +357,18 @@ def update(s, some: bool) -> bool:
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
     (``board.st_fresh``) unless a Creature is dying, and notes whether a stat in play reads the
     turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
-    With ``some`` (``stale_slot`` marked slots, ``st_fresh`` 2) and still no aura reaching other
-    slots nor a turn's Spell, only the marked slots and the Creatures with a STAT row in effect
-    or ZaZo's bonus are recomputed: the others' inputs are their own slot's, unchanged.
     """
     b, t = s.board, s.turnfx
     sources, adj = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = spells or sources != 0
-    plain = not (adj or turn)
-    some = some and plain
     for q in range(2):
         for lane in range(N_LANES):
             c = b.cr_card[q, lane]
             if c < 0:
                 continue
             k = s.cards[c]
-            own = k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0
-            if some and not (own or b.cr_zazo[q, lane] or (b.st_slots >> (N_LANES * q + lane)) & 1):
-                continue  # its own slot's inputs only, unchanged since the last recompute: nor dying
             atk = k.atk + b.cr_tatk[q, lane]
             df = k.def_ + b.cr_pdef[q, lane]
             if adj or sources:
@@ -413,7 +382,7 @@ def update(s, some: bool) -> bool:
                         atk += s.cards[u].au_amount
                     elif s.cards[u].au_stat == Stat.DEF:
                         df += s.cards[u].au_amount
-            if own:
+            if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
                 da, dd = own_stats(s, q, lane, c)
                 atk += da
                 df += dd
@@ -430,7 +399,7 @@ def update(s, some: bool) -> bool:
         for r in range(2):
             for i in range(t.aura_n[r]):
                 piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
-    b.st_fresh, b.st_turn, b.st_piles, b.st_plain, b.st_slots = not dying, turn, piles, plain, 0
+    b.st_fresh, b.st_turn, b.st_piles = not dying, turn, piles
     return dying
 
 
