@@ -221,13 +221,12 @@ def aura_sources(s) -> tuple[int, bool]:
     return sources, adj
 
 
-@hot
+@kernel
 def aura_pair(s, q: int, lane: int, c: int, sources: int) -> tuple[int, int]:
     """Return the (ATK, DEF) other cards' AURA rows give the Creature ``c`` at ``(q, lane)``, in one scan.
 
     ``sources``: the slots of the Creatures whose auras reach anywhere (``aura_sources``);
-    only those are visited, none when it is 0. ``@hot``: copied into its one caller, ``recompute``
-    (called 147 times a game, 91 instructions each, in the greedy mirror).
+    only those are visited, none when it is 0.
     """
     b = s.board
     atk, df = local_auras(s, q, lane, c)
