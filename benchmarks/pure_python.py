@@ -3,8 +3,8 @@
 Plays the same games (same seeds, decks, RNG draws and bot decisions) with the game's
 plain-Python reference (``benchmarks/cardinger_reference.py`` with its bots in
 ``cardinger_reference_bots.py``,
-``benchmarks/blessings_reference.py`` or ``benchmarks/cardrpg_reference.py`` with its bots in
-``cardrpg_reference_bots.py``) and with the
+``benchmarks/blessings_reference.py`` or ``benchmarks/cardrpg_reference.py``, each with its bots in
+``<name>_reference_bots.py``) and with the
 Numba kernel (one process, after a warm-up), prints games/s for each and the speed ratio,
 and how many of the games agree on every compared field. Prints figures only; never asserts on time.
 
