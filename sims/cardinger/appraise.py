@@ -216,11 +216,9 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@hot
+@kernel
 def play_or_retire(s, p: int) -> int:
-    """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION.
-
-    Copied into greedy; the tuned bot calls it compiled once, as ``tuned_play_or_retire``."""
+    """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:
         return NO_ACTION
     w = s.scratch.weights[p]
@@ -234,12 +232,6 @@ def play_or_retire(s, p: int) -> int:
     if v - weak >= w[W.RETIRE_MARGIN]:
         return encode(ActionKind.RETIRE, slot, 0)
     return NO_ACTION
-
-
-@kernel
-def tuned_play_or_retire(s, p: int) -> int:
-    """Return ``play_or_retire`` compiled as one function (the tuned bot's call; greedy copies it)."""
-    return play_or_retire(s, p)
 
 
 # -- phase 3: actions ------------------------------------------------------------------------
@@ -403,8 +395,8 @@ def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tup
     return field_action(s, p, threat, hold, cycle)
 
 
-@hot
+@kernel
 def greedy_field_action(s, p: int) -> tuple:
-    """Return ``field_action`` without threat, hold and cycle terms (greedy): copied into greedy with those
-    constants, so the target loop carries no tuned-only test."""
+    """Return ``field_action`` without threat, hold and cycle terms (greedy): compiled with those constants,
+    so the target loop carries no tuned-only test."""
     return field_action(s, p, 0.0, False, 0.0)

@@ -25,7 +25,6 @@ from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported f
     greedy_field_action,
     play_or_retire,
     score_points,
-    tuned_play_or_retire,
 )
 from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind, Lane, Phase, encode
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
@@ -148,7 +147,7 @@ def tuned(s) -> int:
     if a == NO_ACTION and s.params.target_score - s.tally.score[p] == 1:
         a = winning_steal(s, p)
     if a == NO_ACTION and s.meta.phase == Phase.PLAY:
-        a = tuned_play_or_retire(s, p)
+        a = play_or_retire(s, p)
     if a != NO_ACTION:
         return a
     a = lethal_score(s, p)
