@@ -56,11 +56,9 @@ def enter_field(s, p: int, c: int) -> None:
     f.n[p] = slot + 1
 
 
-@hot
+@kernel
 def leave_field(s, p: int, slot: int) -> int:
-    """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18).
-
-    Copied into its two callers, ``destroy`` and ``retire`` (it was a call 32.6 times a game)."""
+    """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18)."""
     f = s.field
     c = f.card[p, slot]
     for k in range(slot, f.n[p] - 1):
