@@ -229,8 +229,6 @@ N_WEIGHTS = 32  # capacity for a bot's weight vector (bots.BotParams fields)
 NO_CARD = -1  # empty pile / no card
 CARD_ID = np.uint8  # a card id in a pile or field (never NO_CARD there): unsigned, so ``s.cards[c]`` and
 # ``values[p, c]`` compile without the negative-index fix-up (3 instructions per lookup on the bots' hot path)
-COUNT = np.int64  # a pile's or a field's length: Numba types ``range`` of an int16 as int32, whose loop
-# counter LLVM then sign-extends at every index; a 64-bit length gives 64-bit loop counters
 ALL_TARGETS = 63  # target argument of an OMNI attack (it hits every eligible card)
 UNLIMITED_PLAYS = 127  # play allowance under PlayLimit.UNLIMITED (R4 variant)
 
@@ -340,11 +338,11 @@ META_DTYPE = np.dtype(
 PILES_DTYPE = np.dtype(
     [
         ("deck", CARD_ID, (2, MAX_DECK)),  # deck[p, :deck_n[p]]: draw pile, top = last
-        ("deck_n", COUNT, (2,)),
+        ("deck_n", np.int16, (2,)),
         ("hand", CARD_ID, (2, MAX_DECK)),  # hand[p, :hand_n[p]] in arrival order
-        ("hand_n", COUNT, (2,)),
+        ("hand_n", np.int16, (2,)),
         ("discard", CARD_ID, (2, MAX_DECK)),  # discard[p, :discard_n[p]], newest last
-        ("discard_n", COUNT, (2,)),
+        ("discard_n", np.int16, (2,)),
         ("built", np.int16, (2, MAX_DECK)),  # each seat's deck list in build order (-1 padded)
     ],
     align=True,
@@ -353,7 +351,7 @@ PILES_DTYPE = np.dtype(
 FIELD_DTYPE = np.dtype(
     [
         ("card", CARD_ID, (2, MAX_FIELD)),  # card[p, :n[p]]: card ids in play order
-        ("n", COUNT, (2,)),  # cards in each field
+        ("n", np.int16, (2,)),  # cards in each field
         ("hp", np.int8, (2, MAX_FIELD)),  # current HP (printed - damage + DEVOUR)
         ("def_", np.int8, (2, MAX_FIELD)),  # current DEF (printed - DECAY)
         ("acts", np.int8, (2, MAX_FIELD)),  # actions left this turn (DOUBLE: 2 attacks; 0 = done / just played)
