@@ -11,6 +11,7 @@ from sims.cardinger.state import (
     ALL_TARGETS,
     DECAY,
     DEVOUR,
+    DOUBLE,
     END_TURN,
     FRAGILE,
     NO_CARD,
@@ -37,11 +38,8 @@ SELF_EFFECTS = DEVOUR | DECAY | FRAGILE  # the keywords that change the acting c
 
 @kernel
 def full_acts(s, c: int) -> int:
-    """Return the actions card ``c`` may take per turn: 2 (attacks) with DOUBLE, else 1 (R12).
-
-    Read from ``scratch.acts`` (``new_state`` fills it from the keywords): one byte load at every
-    ``can_score`` / ``can_draw`` instead of a keyword test."""
-    return s.scratch.acts[c]
+    """Return the actions card ``c`` may take per turn: 2 (attacks) with DOUBLE, else 1 (R12)."""
+    return 2 if s.cards[c].keywords & DOUBLE else 1
 
 
 @kernel

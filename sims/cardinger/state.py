@@ -385,7 +385,6 @@ SCRATCH_DTYPE = np.dtype(
         ("max_gain", np.int16),  # most points a single score action of the pool can make (bots.card_values)
         ("lowest", np.float64, (2,)),  # each seat's lowest static card value over the pool (bots.card_values)
         ("hand_values", np.float64, (MAX_DECK,)),  # the mover's hand card values, ascending (appraise.sort_hand)
-        ("acts", np.int8, (MAX_CARDS,)),  # each card's actions a turn: 2 with DOUBLE, else 1 (R12; new_state)
         ("seen", np.int16, (MAX_CARDS,)),  # marks of the card-conservation audit
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
     ],
@@ -444,7 +443,6 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     s.meta.n_cards = cards.shape[0]
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
-        s.scratch.acts[c] = 2 if cards[c].keywords & DOUBLE else 1  # read at every can_score / can_draw
     return state
 
 
