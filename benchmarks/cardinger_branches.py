@@ -3,9 +3,9 @@
 Runs callgrind with ``--branch-sim=yes --cache-sim=yes`` on ``-n`` greedy-mirror games (modern,
 games table) of the kernel and of the C twin, inlined as timed by ``cardinger_speed.py ratio``
 and built ``-DKERNEL_CALLS`` (its functions kept as calls, as the kernel's are), and prints per
-game: instructions, data reads and writes, D1 and last-level misses, conditional branches and
-how many callgrind's predictor model mispredicts, indirect branches and their mispredictions;
-then each side's costliest functions. Callgrind simulates a simple predictor and cache, so
+game: instructions, instruction-fetch (I1) misses, data reads and writes, D1 and last-level misses,
+conditional branches and how many callgrind's predictor model mispredicts, indirect branches and
+their mispredictions; then each side's costliest functions. Callgrind simulates a simple predictor and cache, so
 compare kernel with C, not with the hardware; machine load does not change the counts.
 
 The kernel runs on a valgrind-safe build (``NUMBA_CPU_NAME=haswell``, no extra CPU features, in a
@@ -33,9 +33,11 @@ import kernel_speed
 import twin
 
 HERE = Path(__file__).resolve()
-WANT = ("Ir", "Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim")
+WANT = ("Ir", "I1mr", "ILmr", "Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim")
 ROWS = (
     ("instructions", ("Ir",)),
+    ("I1 misses (instruction fetch)", ("I1mr",)),
+    ("LL instruction misses", ("ILmr",)),
     ("data reads", ("Dr",)),
     ("data writes", ("Dw",)),
     ("D1 misses", ("D1mr", "D1mw")),
