@@ -36,8 +36,8 @@ HERE = Path(__file__).resolve()
 WANT = ("Ir", "I1mr", "ILmr", "Dr", "Dw", "D1mr", "D1mw", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim")
 ROWS = (
     ("instructions", ("Ir",)),
-    ("I1 misses (instruction fetch)", ("I1mr",)),
-    ("LL instruction misses", ("ILmr",)),
+    ("I1 misses (code)", ("I1mr",)),
+    ("LL code misses", ("ILmr",)),
     ("data reads", ("Dr",)),
     ("data writes", ("Dw",)),
     ("D1 misses", ("D1mr", "D1mw")),
