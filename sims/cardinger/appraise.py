@@ -354,20 +354,19 @@ def card_action(s, p: int, slot: int, threat: float, hold_score: bool, cycle: fl
         v = w[W.ACT_DRAW] * n + (cycle if n == s.piles.deck_n[p] and s.piles.discard_n[p] > 0 else 0.0)
         if scorers > 0 and not s.cards[c].keywords & PROSPERITY:
             v += w[W.ACT_SCORE] * scorers * (prosperity_bonus(s, hand + n) - prosperity_bonus(s, hand))
-        best_a = encode(ActionKind.DRAW, slot, 0) if v > best else best_a  # selects, not a data-dependent branch
-        best = v if v > best else best
+        if v > best:
+            best, best_a = v, encode(ActionKind.DRAW, slot, 0)
     t2, v2 = -1, -np.inf
     if s.field.acts[p, slot] > 0 and s.cards[c].atk > 0:
         t, v, t2, v2 = best_attack(s, p, slot, threat)
-        take = (t >= 0) & (v > best)  # selects: both tests evaluated, no short-circuit branch
-        best_a = encode(ActionKind.ATTACK, slot, t) if take else best_a
-        best = v if take else best
+        if t >= 0 and v > best:
+            best, best_a = v, encode(ActionKind.ATTACK, slot, t)
     if best_a != NO_ACTION:
         best += self_change(s, p, slot, 1)
     if t2 >= 0:
         v2 += self_change(s, p, slot, 2)
-        best_a = encode(ActionKind.ATTACK, slot, t2) if v2 > best else best_a
-        best = v2 if v2 > best else best
+        if v2 > best:
+            best, best_a = v2, encode(ActionKind.ATTACK, slot, t2)
     return best_a, best
 
 
@@ -385,9 +384,8 @@ def field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
         if s.field.acts[p, slot] > 0:
             held = hold and s.cards[s.field.card[p, slot]].keywords & PROSPERITY > 0
             a, v = card_action(s, p, slot, threat, held, cycle, outlook)
-            take = (a != NO_ACTION) & (v > best)  # selects, not two data-dependent branches
-            best_a = a if take else best_a
-            best = v if take else best
+            if a != NO_ACTION and v > best:
+                best, best_a = v, a
     return best_a, best
 
 
