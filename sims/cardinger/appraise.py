@@ -384,9 +384,8 @@ def field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tuple:
         if s.field.acts[p, slot] > 0:
             held = hold and s.cards[s.field.card[p, slot]].keywords & PROSPERITY > 0
             a, v = card_action(s, p, slot, threat, held, cycle, outlook)
-            # NO_ACTION comes with v = -inf, never > best: one test, and the best kept with selects
-            best_a = a if v > best else best_a
-            best = max(best, v)
+            if a != NO_ACTION and v > best:
+                best, best_a = v, a
     return best_a, best
 
 
