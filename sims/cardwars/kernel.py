@@ -156,12 +156,14 @@ def conserved(s, p: int) -> bool:
     return True
 
 
-@kernel
+@hot
 def play_game(s, sim, decks, bot_ids, game: int, seed: np.uint64, last_winner: int, report: np.ndarray) -> None:
     """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
 
     ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
-    illegal actions chosen, games not over within ``max_turns``.
+    illegal actions chosen, games not over within ``max_turns``. ``@hot``: copied into
+    ``drive``, its one call site, so the whole game tree is not emitted by a compiled level
+    of its own (RULES.md §13).
     """
     set_up(s, decks, game, seed, last_winner)
     m = s.meta
@@ -185,21 +187,6 @@ def play_game(s, sim, decks, bot_ids, game: int, seed: np.uint64, last_winner: i
         report[3] += 1
     if m.end_reason != EndReason.TIMEOUT and m.record_turns:
         record_turn(s)  # the game ended during this turn: its row is written now
-
-
-@hot
-def series_winner(state, decks, bot_ids, root_seed, g: int) -> int:
-    """Return the winner of game ``g - 1`` of its cool_guy_series (-1 at a series start), replaying the series.
-
-    ``@hot``: copied into ``drive``, so the game loop is not linked and compiled a second time.
-    """
-    length = state[0].params.series_length
-    start = g - g % length
-    last = np.int64(-1)
-    for h in range(start, g):
-        play_game(state[0], state[1], decks, bot_ids, h, rng.game_seed(root_seed, h), last, np.zeros(0, np.int64))
-        last = np.int64(state[0].meta.winner)
-    return last
 
 
 @kernel
@@ -263,24 +250,28 @@ def drive(
     state = prepare(cards, params, weights, decks, 0)
     counts[:] = 0
     report[:] = 0
+    none = np.zeros(0, np.int64)
+    length = state[0].params.series_length
     series = state[0].params.first_player == FirstPlayer.PREVIOUS_WINNER
+    g = first_game - first_game % length if series else first_game  # a series' earlier games are replayed first
     last = np.int64(-1)
-    for k in range(n_games):
+    while g < first_game + n_games:
         s = state[0]  # taken inside the loop: keeps ``state`` alive (see layout.py)
-        if not fits(s, record_cards, games, seats, cards_out, counts):
-            return k, logged_events(state)
-        g = first_game + k
-        if series:
-            if g % s.params.series_length == 0:
-                last = -1
-            elif k == 0:
-                last = series_winner(state, decks, bot_ids, root_seed, g)
-        s.meta.log_on = log_on
-        s.meta.record_turns = record_turns
-        play_game(s, state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, report)
+        replay = g < first_game  # only to learn its winner: no log, no rows, no audit
+        if not replay and not fits(s, record_cards, games, seats, cards_out, counts):
+            return g - first_game, logged_events(state)
+        if series and g % length == 0:
+            last = -1
+        s.meta.log_on = 0 if replay else log_on
+        s.meta.record_turns = 0 if replay else record_turns
+        play_game(s, state[1], decks, bot_ids, g, rng.game_seed(root_seed, g), last, none if replay else report)
         last = np.int64(s.meta.winner)
+        g += 1
+        if replay:
+            continue
         if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
-            return k, logged_events(state)  # its turn rows do not fit: the caller grows the buffers and replays it
+            # its turn rows do not fit: the caller grows the buffers and replays it
+            return g - 1 - first_game, logged_events(state)
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
     return n_games, logged_events(state)
 

@@ -23,7 +23,7 @@ from sims.cardwars.layout import N_RNG, Lane, Phase
 from sims.cardwars.state import N_LANES
 from sims.cardwars.weights import W
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 ROLLOUT_STEPS = 256  # decisions of one look-ahead before it stops (a turn has far fewer)
 
@@ -91,9 +91,13 @@ def evaluate(s, p: int) -> float:
     return v
 
 
-@kernel
+@hot
 def rollout(sim, turn: int) -> None:
-    """Play ``sim`` on with the greedy policy until turn ``turn`` is over (or the game)."""
+    """Play ``sim`` on with the greedy policy until turn ``turn`` is over (or the game).
+
+    ``@hot``: copied into ``plan``, its one caller, so the greedy and rules tree below it is
+    not linked, optimised and emitted by one more compiled level (RULES.md §13).
+    """
     m = sim.meta
     steps = ROLLOUT_STEPS
     while m.phase != Phase.OVER and m.turn == turn and steps > 0:
@@ -102,9 +106,12 @@ def rollout(sim, turn: int) -> None:
         steps -= 1
 
 
-@kernel
+@hot
 def plan(s, sim, who: int) -> int:
-    """Return the planner's action for seat ``who`` in position ``s`` (using ``sim`` as scratch)."""
+    """Return the planner's action for seat ``who`` in position ``s`` (using ``sim`` as scratch).
+
+    ``@hot``: copied (through ``bots.choose``) into the one compiled game loop, ``kernel.drive``.
+    """
     if s.meta.phase != Phase.MAIN:
         return greedy.decide(s, who)
     work = s.scratch.work

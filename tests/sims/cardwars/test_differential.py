@@ -157,3 +157,20 @@ def test_a_changed_rule_in_the_reference_breaks_agreement(monkeypatch, method, p
             return  # the broken rule does not even play: disagreement shown
     bad, _ = table_mismatches(out, ref.to_rows(results), TABLES)
     assert bad
+
+
+@pytest.mark.parametrize("first", [1, 4, 6])
+def test_series_chunk_replays_the_earlier_games(first):
+    """A chunk starting inside a cool_guy_series replays the series' earlier games: same rows as one chunk."""
+    params = GAME.make_params(None, {"first_player": "previous_winner", "series_length": 4})
+    pool = GAME.prepare_pool(POOL, params)
+    bot_ids = np.array([GAME.bots.index("greedy")] * 2, dtype=np.int64)
+    weights = np.stack([GAME.make_weights("greedy")] * 2)
+    args = (params, pool, np.zeros((2, 1), np.int16), bot_ids, weights, 9)
+    whole = GAME.play_chunk(*args, 0, 12, TABLES)
+    part = GAME.play_chunk(*args, first, 12 - first, TABLES)
+    assert len(set(whole["games"]["first_seat"][first:].tolist())) == 2  # the previous winner decides who starts
+    for table in TABLES:
+        rows = whole[table][whole[table]["game"] >= first]
+        assert len(rows) == len(part[table]) > 0
+        assert rows.tobytes() == part[table].tobytes(), table
