@@ -269,7 +269,7 @@ def count_play(s, p: int, owner: int, c: int, lane: int) -> None:
         r.first_lane = lane + 1 if lane >= 0 else 0
 
 
-@kernel
+@hot
 def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
     """Play card ``src`` of seat ``p``'s hand (or Silo's card) in place: pay, then place or resolve (R6-R8)."""
     m = s.meta
@@ -341,7 +341,7 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
     bd.close_batch(s)
 
 
-@kernel
+@hot
 def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
     """Floop (or activate) the card in ``slot`` in place: pay its costs, then resolve it (R6, R10, R16)."""
     b, m = s.board, s.meta
@@ -407,7 +407,7 @@ def apply_action(s, action: int) -> None:
         fx.run_queue(s)
 
 
-@kernel
+@hot
 def silo_unplayable(s) -> None:
     """The card Silo of Truth took cannot be played: to its owner's discard pile, or the thief's hand (R18)."""
     m = s.meta

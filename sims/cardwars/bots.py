@@ -18,6 +18,8 @@ and the planner only advance their own RNG lane; the planner writes only to ``si
 
 from enum import IntEnum
 
+import numpy as np
+
 from sims.cardwars import greedy, planner
 from sims.cardwars.layout import Lane
 from sims.cardwars.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported)
@@ -46,4 +48,4 @@ def choose(bot_id: int, s, sim, who: int) -> int:
         return s.scratch.legal[rng.randint(s.scratch.rng, Lane.BOT + who, s.scratch.n_legal)]
     if bot_id == Bot.PLANNER:
         return planner.plan(s, sim, who)
-    return greedy.decide(s, who)
+    return greedy.decide(s, np.int64(who))

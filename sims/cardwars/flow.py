@@ -25,7 +25,7 @@ from sims.core.jit import hot, kernel
 from sims.core.records import NEVER, NO_WINNER
 
 
-@kernel
+@hot
 def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, last_winner: int) -> None:
     """Reset ``s`` and prepare game ``game``: first player (R2), decks (R1), hands, mulligans (R5).
 
@@ -186,7 +186,7 @@ def any_fight(s, p: int) -> bool:
     return False
 
 
-@kernel
+@hot
 def end_main(s) -> None:
     """End the main phase in place: go to the Fight, or end the turn if nobody can (R3, R11)."""
     p = s.meta.mover
@@ -218,7 +218,7 @@ def fight(s, p: int, lane: int) -> None:
         bd.check_end(s)
 
 
-@kernel
+@hot
 def fight_action(s, lane: int) -> None:
     """Carry out one FIGHT decision in place; end the turn when no Creature can fight any more."""
     p = s.meta.mover
@@ -315,7 +315,7 @@ def buildings(s, q: int) -> int:
 # -- pending choices -----------------------------------------------------------------------
 
 
-@kernel
+@hot
 def choose(s, option: int) -> None:
     """Carry out the decider's ``option`` for the pending choice in place and resume the flow."""
     m = s.meta

@@ -176,7 +176,7 @@ def best_of(s, p: int, n: int) -> int:
     return best_a
 
 
-@hot
+@kernel
 def decide(s, who: int) -> int:
     """Return the greedy action of seat ``who`` (the decider) in position ``s``."""
     m = s.meta
@@ -193,7 +193,7 @@ def decide(s, who: int) -> int:
     return main_choice(s, who)
 
 
-@kernel
+@hot
 def main_choice(s, p: int) -> int:
     """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END.
 
@@ -302,7 +302,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     return best - cost, best_a
 
 
-@kernel
+@hot
 def decide_choice(s, q: int) -> int:
     """Return the greedy option of seat ``q`` for the pending choice."""
     m = s.meta
@@ -333,7 +333,7 @@ def decide_choice(s, q: int) -> int:
     return best_of(s, q, n)
 
 
-@kernel
+@hot
 def mummy_choice(s, p: int) -> int:
     """Return Ms. Mummy's choice: go back to hand (to enter again) when it heals or feeds "enters" triggers."""
     b = s.board

@@ -102,7 +102,7 @@ def rollout(sim, turn: int) -> None:
     steps = ROLLOUT_STEPS
     while m.phase != Phase.OVER and m.turn == turn and steps > 0:
         who = m.decider if m.phase == Phase.CHOOSE else m.mover
-        act.apply_action(sim, greedy.decide(sim, who))
+        act.apply_action(sim, greedy.decide(sim, np.int64(who)))
         steps -= 1
 
 
@@ -113,7 +113,7 @@ def plan(s, sim, who: int) -> int:
     ``@hot``: copied (through ``bots.choose``) into the one compiled game loop, ``kernel.drive``.
     """
     if s.meta.phase != Phase.MAIN:
-        return greedy.decide(s, who)
+        return greedy.decide(s, np.int64(who))
     work = s.scratch.work
     n = act.legal_actions(s, work)
     if n == 1:
