@@ -214,8 +214,8 @@ def legal_actions(s, out) -> int:
         if not seen_before(s, p, i, -1):
             n = play_options(s, p, np.int64(i), s.piles.hand[p, i], out, n)
     for slot in range(2 * N_LANES):
-        n = use_options(s, p, slot, ActionKind.FLOOP, out, n)
-        n = use_options(s, p, slot, ActionKind.ACTIVATE, out, n)
+        n = use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.FLOOP), out, np.int64(n))
+        n = use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.ACTIVATE), out, np.int64(n))
     return n
 
 
@@ -348,7 +348,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
     lane = slot % N_LANES
     if slot < N_LANES:
         c, owner = b.cr_card[p, lane], b.cr_owner[p, lane]
-        used = floop_card(s, p, slot) if kind == ActionKind.FLOOP else c
+        used = floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else c
         if kind == ActionKind.FLOOP:
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 1
             sx.stale_turn(s)

@@ -22,7 +22,7 @@ from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.state import N_LANES, CardType, Effect, Target, TurnBonus
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.piles import push, remove_at
 
 NO_MOVE = 16  # Reclaim Landscape: no Building moved
@@ -96,7 +96,7 @@ def resolve(s, p, lane, c, owner, eff, target, amount, count, land, step, mode, 
         bd.settle(s)
 
 
-@kernel
+@hot
 def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> None:
     """Resolve the effects with rules of their own (moves, bounces, flips, single cards) in place."""
     b = s.board
@@ -130,7 +130,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
         resolve_card(s, p, lane, c, eff, target, amount, tgt)
 
 
-@kernel
+@hot
 def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
     """Resolve the single-card effects (Silo of Truth, Reclaim Landscape, Buildings' Floops ...) in place."""
     b = s.board
@@ -180,7 +180,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
 # -- the shared effects ------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
     """Deal an effect's damage in place: to the opponent or to Creatures (R11: damage, then deaths)."""
     if target == Target.OPPONENT:
@@ -217,7 +217,7 @@ def hit(s, p, lane, c, owner, to_hero, amount) -> None:
         bd.credit_card(s, owner, c, to_hero, amount)
 
 
-@kernel
+@hot
 def turn_atk(s, p, lane, c, target, v, tgt) -> None:
     """Give ATK for this turn in place: to itself, a chosen Creature, or a group (RULES.md §8 Q2)."""
     b = s.board
@@ -246,7 +246,7 @@ def turn_atk(s, p, lane, c, target, v, tgt) -> None:
                 b.cr_tatk[q, m] += v
 
 
-@kernel
+@hot
 def ask_discard(s, q: int, n: int) -> None:
     """Make seat ``q`` discard ``n`` cards of its choice: a pending choice (Glossary *Discard*)."""
     n = min(n, s.piles.hand_n[q])
@@ -285,7 +285,7 @@ def picks(s, p: int, target: int, land: int, k: int) -> int:
     return n if k < 0 else -1
 
 
-@kernel
+@hot
 def return_random(s, p: int, target: int, land: int) -> None:
     """Return a uniformly random card passing the filter from ``p``'s discard pile to its hand (R19)."""
     n = picks(s, p, target, land, np.int64(-1))

@@ -118,7 +118,7 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     b = s.board
     lane = slot % N_LANES
     if slot < N_LANES:
-        c = act.floop_card(s, p, slot) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
+        c = act.floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
     else:
         c = b.bu_card[p, lane]
     k = s.cards[c]
@@ -222,8 +222,8 @@ def main_choice(s, p: int) -> int:
         if not may_use(s, p, slot):
             continue  # ``use_options`` would add nothing
         if floops:
-            n = act.use_options(s, p, slot, ActionKind.FLOOP, work, n)
-        n = act.use_options(s, p, slot, ActionKind.ACTIVATE, work, n)
+            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.FLOOP), work, np.int64(n))
+        n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.ACTIVATE), work, np.int64(n))
     if n > 0 and not ready:
         context(s, p)
     for i in range(n):
@@ -252,7 +252,7 @@ def may_use(s, p: int, slot: int) -> bool:
     return t == Part.FLOOP or t == Part.ACTIVATE or (x >= 0 and s.cards[x].trigger == Part.FLOOP)
 
 
-@kernel
+@hot
 def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     """Return (value, action) of the best way to play hand card ``src`` (card ``c``), its Actions paid."""
     k = s.cards[c]
