@@ -255,7 +255,7 @@ def choice_actions(s, out) -> int:
 # -- doing it ------------------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def count_play(s, p: int, owner: int, c: int, lane: int) -> None:
     """Tally one play of ``c`` (owner's card row: times, first turn and lane)."""
     s.tally.seats[p].cards_played += 1
@@ -315,7 +315,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
             bd.settle(s)  # R12: the discard pile grew (Mouthball, Dark Angel)
 
 
-@kernel
+@hot
 def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> None:
     """Creature ``c`` enters ``(p, lane)`` in place; its and others' enters-play triggers queue in lane order (R19)."""
     b, t = s.board, s.turnfx

@@ -288,10 +288,11 @@ def picks(s, p: int, target: int, land: int, k: int) -> int:
 @hot
 def return_random(s, p: int, target: int, land: int) -> None:
     """Return a uniformly random card passing the filter from ``p``'s discard pile to its hand (R19)."""
-    n = picks(s, p, target, land, np.int64(-1))
+    n = picks(s, np.int64(p), np.int64(target), np.int64(land), np.int64(-1))
     if n == 0:
         return
-    i = picks(s, p, target, land, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
+    k = np.int64(rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
+    i = picks(s, np.int64(p), np.int64(target), np.int64(land), k)
     to_hand(s, p, remove_at(s.piles.disc, s.piles.disc_n, p, i), p)  # to_hand marks both pile sizes
 
 
@@ -320,7 +321,7 @@ def bounce_slot(s, p, lane, c, target, choice, tgt) -> tuple[int, int]:
 # -- single cards ---------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def field_reaper(s, p: int, lane: int, choice: int) -> None:
     """Field Reaper enters (R17, E9): take the opposing Creature in its lane into the adjacent empty lane
     ``choice`` (0 left, 1 right); with none there, move the Reaper itself there."""
@@ -337,7 +338,7 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
         bd.move(s, p, lane, p, d)
 
 
-@kernel
+@hot
 def silo(s, p: int) -> None:
     """Silo of Truth (R18): take a random card of the opponent's hand; the thief plays it (a pending choice)."""
     q = 1 - p
@@ -353,7 +354,7 @@ def silo(s, p: int) -> None:
     bd.log_event(s, EventKind.STEAL, p, x, NO_CARD, -1, 0)
 
 
-@kernel
+@hot
 def reclaim(s, p: int, tgt: int) -> None:
     """Reclaim Landscape: flip one of your Landscapes face up, move one of your Buildings (both optional)."""
     b = s.board
@@ -373,7 +374,7 @@ def reclaim(s, p: int, tgt: int) -> None:
             bd.log_event(s, EventKind.MOVE, p, b.bu_card[p, dst], NO_CARD, src, dst)
 
 
-@kernel
+@hot
 def ogre_gas(s, p: int, amount: int) -> None:
     """Ogre Gas: reveal the top ``amount`` cards; one goes to the bottom (chosen if several), the others to discard."""
     m = s.meta
@@ -420,7 +421,7 @@ def floop_creatures_in_discard(s, p: int, k: int) -> int:
     return n if k < 0 else -1
 
 
-@kernel
+@hot
 def schoolhouse(s, p: int, lane: int) -> None:
     """Schoolhouse (R22): your Creature in this lane loses its abilities and gains a random discarded Floop."""
     b = s.board

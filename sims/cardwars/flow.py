@@ -137,7 +137,7 @@ def run_turn_start(s) -> None:
     m.phase = Phase.MAIN
 
 
-@kernel
+@hot
 def mummy_return(s, target_lane: int) -> None:
     """Ms. Mummy goes back to hand and the SandyLands Creature in ``target_lane`` gains 1 DEF (R12, E11)."""
     m = s.meta

@@ -86,11 +86,12 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
     if eff == Effect.GAIN_ACTION:
         return v * wt(s, p, W.CARD)
     if eff == Effect.RETURN_RANDOM:
-        return wt(s, p, W.CARD) if v > 0 and fx.picks(s, p, target, land, -1) > 0 else 0.0
+        some = v > 0 and fx.picks(s, np.int64(p), np.int64(target), np.int64(land), np.int64(-1)) > 0
+        return wt(s, p, W.CARD) if some else 0.0
     return unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt)
 
 
-@kernel
+@hot
 def turn_atk_gain(s, p, lane, c, target, v, land, tgt) -> float:
     """Return the value of an ATK-this-turn effect (itself, one target, or a group)."""
     if target == Target.SELF:
@@ -105,7 +106,7 @@ def turn_atk_gain(s, p, lane, c, target, v, land, tgt) -> float:
     return g
 
 
-@kernel
+@hot
 def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
     """Return the value of the effects with rules of their own (see ``effects.resolve_unique``)."""
     b = s.board
@@ -188,7 +189,7 @@ def move_gain(s, p: int, src: int, dst: int) -> float:
     return g
 
 
-@kernel
+@hot
 def coffin_gain(s, p: int) -> float:
     """Return the value of Unempty Coffin: the Actions it saves on the best Creature in hand."""
     best = 0

@@ -164,7 +164,7 @@ def action_value(s, p: int, action: int) -> float:
 # -- deciding -------------------------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def best_of(s, p: int, n: int) -> int:
     """Return the best-valued action of ``scratch.work[:n]`` (the first on ties)."""
     work = s.scratch.work

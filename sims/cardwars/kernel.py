@@ -4,9 +4,10 @@ The rules are split by concept and re-exported here, so ``kernel.<rule>`` names 
 ``board`` (counts, ATK/DEF, damage, deaths, entering/leaving), ``effects`` (what each effect
 row does and which targets it may take), ``flow`` (set-up, mulligan, turns, fights) and
 ``actions`` (legal actions, applying one). This module holds the game drivers:
-``play_game`` (decisions until the game is over) and ``drive`` (a batch of games), compiled
-once and called by the three entry points: ``play_games`` (the GameSpec batch entry point),
-``check_games`` (the conformance audit) and ``replay_game`` (the event log).
+``play_game`` (decisions until the game is over, copied into ``drive``) and ``drive`` (a
+batch of games), the one compiled game loop called by the three entry points: ``play_games``
+(the GameSpec batch entry point), ``check_games`` (the conformance audit) and ``replay_game``
+(the event log).
 """
 
 import numpy as np
@@ -37,7 +38,7 @@ from sims.core.jit import hot, kernel
 from sims.core.records import NO_REPORT, no_rows
 
 
-@kernel
+@hot
 def load_params(q, params) -> None:
     """Copy every field of ``params`` into the ``PARAMS_DTYPE`` record ``q`` in place."""
     q.deck_builder, q.deck_0, q.deck_1 = params.deck_builder, params.deck_0, params.deck_1
@@ -58,7 +59,7 @@ def load_params(q, params) -> None:
     q.value_card, q.value_swap, q.value_baseline = params.value_card, params.value_swap, params.value_baseline
 
 
-@kernel
+@hot
 def fixed_landscapes(s, decks: np.ndarray, p: int) -> None:
     """Give seat ``p``'s fixed deck four Landscapes in proportion to its typed cards (RULES.md §8 Q7).
 
@@ -123,7 +124,7 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, decks: np.ndarray, l
     return state
 
 
-@kernel
+@hot
 def conserved(s, p: int) -> bool:
     """Return True if each card of seat ``p``'s deck list is in exactly one place (deck, hands, board, discard ...)."""
     seen = s.scratch.seen[p]
@@ -189,7 +190,7 @@ def play_game(s, sim, decks, bot_ids, game: int, seed: np.uint64, last_winner: i
         record_turn(s)  # the game ended during this turn: its row is written now
 
 
-@kernel
+@hot
 def fits(s, record_cards: int, games, seats, cards_out, counts) -> bool:
     """Return True if one more game's games/seats/cards rows fit the output buffers (size 0 = table off)."""
     room = games.shape[0] == 0 or counts[0] < games.shape[0]
@@ -197,7 +198,7 @@ def fits(s, record_cards: int, games, seats, cards_out, counts) -> bool:
     return room and (not record_cards or counts[2] + 2 * 64 <= cards_out.shape[0])
 
 
-@kernel
+@hot
 def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats, cards_out, turns, counts) -> None:
     """Append the finished game's rows to the output tables in place and advance ``counts``."""
     m, b, pl = s.meta, s.board, s.piles

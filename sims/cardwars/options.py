@@ -51,7 +51,7 @@ def options(s, p: int, lane: int, c: int, out, n: int) -> int:
         ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
         return add(out, n, 0) if ok else n
     if eff == Effect.RETURN_RANDOM and s.params.empty_pick == EmptyPick.FORBIDDEN:
-        return add(out, n, 0) if picks(s, p, target, k.e1_land, -1) > 0 else n
+        return add(out, n, 0) if picks(s, np.int64(p), np.int64(target), np.int64(k.e1_land), np.int64(-1)) > 0 else n
     if eff == Effect.MOVE_INTO_LANE:
         return creature_options(s, p, lane, c, target, out, n, True)
     return target_options(s, p, lane, c, target, out, n)

@@ -23,12 +23,12 @@ from sims.cardwars.layout import N_RNG, Lane, Phase
 from sims.cardwars.state import N_LANES
 from sims.cardwars.weights import W
 from sims.core import rng
-from sims.core.jit import hot, kernel
+from sims.core.jit import hot
 
 ROLLOUT_STEPS = 256  # decisions of one look-ahead before it stops (a turn has far fewer)
 
 
-@kernel
+@hot
 def copy_position(sim, s, p: int, seed) -> None:
     """Copy the position of ``s`` into ``sim`` with seat ``p``'s hidden information reshuffled."""
     sim.meta = s.meta
@@ -43,7 +43,7 @@ def copy_position(sim, s, p: int, seed) -> None:
     redeal_unseen(sim, 1 - p)
 
 
-@kernel
+@hot
 def redeal_unseen(sim, q: int) -> None:
     """Deal seat ``q``'s unseen cards in ``sim`` again: its own hand cards and its deck, pooled and shuffled.
 
@@ -68,7 +68,7 @@ def redeal_unseen(sim, q: int) -> None:
             pl.hand[q, i] = deck[n]
 
 
-@kernel
+@hot
 def evaluate(s, p: int) -> float:
     """Return seat ``p``'s score of position ``s``: Hit Points, Creatures, threats, cards, Landscapes."""
     m, b = s.meta, s.board

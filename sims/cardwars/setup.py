@@ -7,13 +7,13 @@ from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.state import N_LANES, N_STARTERS, STARTER_LANDSCAPE, DeckBuilder, DeckChoice, EndReason
 from sims.core import rng
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER, NO_WINNER
 
 STARTER_LAND = np.array([int(x) for x in STARTER_LANDSCAPE], dtype=np.int8)
 
 
-@kernel
+@hot
 def clear_seat(st, game: int, p: int) -> None:
     """Zero one ``SEAT_DTYPE`` record in place for seat ``p`` of game ``game``."""
     st.game, st.seat, st.bot, st.score, st.won, st.first, st.deck = game, p, 0, 0, 0, 0, 0
@@ -86,7 +86,7 @@ def starter_copies(s, c: int, d: int) -> int:
     return k.in_rainicorn
 
 
-@kernel
+@hot
 def lay_out_starters(s) -> None:
     """List the four starter decks (card id order, copies together) in ``scratch.starter`` once per batch."""
     for d in range(N_STARTERS):
@@ -98,7 +98,7 @@ def lay_out_starters(s) -> None:
         s.scratch.starter_n[d] = n
 
 
-@kernel
+@hot
 def holder_deck(s, roll: int) -> int:
     """Return the starter deck the value-mode holder plays: one holding the card, picked by ``roll`` (0..11)."""
     n = 0
