@@ -178,7 +178,12 @@ def best_of(s, p: int, n: int) -> int:
 
 @kernel
 def decide(s, who: int) -> int:
-    """Return the greedy action of seat ``who`` (the decider) in position ``s``."""
+    """Return the greedy action of seat ``who`` (the decider) in position ``s``.
+
+    The one compiled level of the greedy bot (``main_choice``, ``decide_choice`` and their
+    single-caller helpers are copied into it): the game loop and the planner's look-ahead call
+    it with an int64 ``who``, so it is compiled once (RULES.md §13).
+    """
     m = s.meta
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0
