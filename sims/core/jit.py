@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numba
 
-from sims.core import inline_copy
+from sims.core import inline_copy, numba_speedups
 
 SIMS = Path(__file__).resolve().parents[1]
 
@@ -38,6 +38,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(cache_home / "balance-lab" / "numba" / source_digest())
 
 inline_copy.install()
+numba_speedups.install()
 
 kernel = numba.njit(cache=True, nogil=True)
 
