@@ -85,7 +85,8 @@ def test_flag_values_are_numbas_same_dict_in_the_same_order():
     copied.boundscheck = True
     for f in (flags, copied):
         assert list(f.values().items()) == list(original(f).items())
-    assert flags == Flags(copy_from=flags) and flags != copied
+    assert flags == Flags(copy_from=flags)
+    assert flags != copied
     assert hash(flags) == hash(tuple(sorted(original(flags))))
 
 
@@ -130,15 +131,15 @@ def test_statement_variables_are_numbas_same_list():
     original = numba_speedups._state["original"]["rec"]
     statements = _statements()
     expressions = [s.value for s in statements if isinstance(s, ir.Assign) and isinstance(s.value, ir.Expr)]
-    assert len(statements) > 50 and len(expressions) > 20
+    assert len(statements) > 50
+    assert len(expressions) > 20
     for inst in statements + expressions:
         val = inst._kws if isinstance(inst, ir.Expr) else inst.__dict__
         patched, numbas = inst._rec_list_vars(val), original(inst, val)
-        assert len(patched) == len(numbas) and all(p is q for p, q in zip(patched, numbas))
+        assert len(patched) == len(numbas)
+        assert all(p is q for p, q in zip(patched, numbas, strict=True))
     nested = {"a": [statements[0], (ir.Var(statements[0].target.scope, "v", statements[0].loc), 3)], "b": "x"}
-    assert [v.name for v in statements[0]._rec_list_vars(nested)] == [
-        v.name for v in original(statements[0], nested)
-    ]
+    assert [v.name for v in statements[0]._rec_list_vars(nested)] == [v.name for v in original(statements[0], nested)]
 
 
 def test_the_patch_is_active_in_every_game():
