@@ -58,6 +58,7 @@ class Stages(event.Listener):
         elif stages and stages[-1]:
             stages[-1].pop()
 
+import sims.core.jit  # installs sims.core's Numba patches before the counter wraps the front end
 front_end = icc.InlineWorker.run_untyped_passes
 def counted(self, func, enable_ssa=False):
     copies[name_of(func)] += 1
