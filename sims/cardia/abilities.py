@@ -285,7 +285,7 @@ def pending(s, g, p: int, delta: int, ability: int) -> None:
     log_event(s, g, EventKind.PENDING, p, NO_CARD, NO_CARD, g.pend_mod[p], ability)
 
 
-@kernel
+@hot
 def apply_ability(s, g, p: int, ability: int, k: int) -> None:
     """Resolve the instant ``ability`` for seat ``p`` with "this card" at encounter ``k``, in place.
 
@@ -425,7 +425,7 @@ def count_activation(s, g, p: int, c: int, copier: int) -> None:
         log_event(s, g, EventKind.COPY, p, copier, c, s.cards[c].effect, 0)
 
 
-@kernel
+@hot
 def resolve(s, g, p: int, ability: int, k: int) -> None:
     """Resolve seat ``p``'s instant ``ability`` with "this card" at encounter ``k``, following copy chains (R7)."""
     draws = 0

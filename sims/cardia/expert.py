@@ -62,7 +62,7 @@ def play_out(s, sim, p: int, c: int, o_card: int) -> float:
     return position_value(s, sim, p) + w[W.HAND] * (sim.hand_n[p] - sim.hand_n[1 - p])
 
 
-@kernel
+@hot
 def expert_play(s, g, p: int, known: int) -> int:
     """Return the expert's card for seat ``p`` (``known``: the opponent's face-up card, or NO_CARD)."""
     if g.location == Location.FOGGY_SWAMP:

@@ -126,7 +126,7 @@ def reset(s, g, seed: np.uint64) -> None:
     rng.seed_lanes(g.rng, seed)
 
 
-@kernel
+@hot
 def set_up(s, g, game: int, seed: np.uint64) -> None:
     """Prepare game ``game`` (of the match ``s.meta.match_game``) in place: decks, shuffles, opening hands."""
     reset(s, g, seed)

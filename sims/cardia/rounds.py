@@ -188,7 +188,7 @@ def signets_check(s, g) -> None:
         end_game(s, g, np.int64(best), EndReason.SIGNETS)
 
 
-@kernel
+@hot
 def end_of_round_draw(s, g, p: int) -> None:
     """Draw at the end of the round (R13) as the location says: Bazaar none, Grand Library 2, Scrapyard 2 - 1."""
     if g.location == Location.BAZAAR:
@@ -205,7 +205,7 @@ def end_of_round_draw(s, g, p: int) -> None:
         draw_n(s, g, p, s.params.round_draw)
 
 
-@kernel
+@hot
 def phase3(s, g) -> None:
     """End of the round: the signet check, then each seat draws (R12, R13)."""
     signets_check(s, g)

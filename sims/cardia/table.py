@@ -76,7 +76,7 @@ def active_effects(s, g) -> tuple:
     return judge0, judge1
 
 
-@kernel
+@hot
 def result_of(s, g, k: int, judge0: bool, judge1: bool) -> int:
     """Return the Result of encounter ``k`` from influence and the effects in ``scratch.act`` (R5, R10, R16)."""
     if not g.up[k]:

@@ -157,7 +157,7 @@ def discard_top(s, g, p: int) -> int:
     return c
 
 
-@kernel
+@hot
 def put_under(s, g, p: int, c: int) -> None:
     """Move card ``c`` from seat ``p``'s hand to the bottom of its deck in place (Scrapyard)."""
     if not take_from_hand(s, g, p, c):
