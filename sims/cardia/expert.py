@@ -22,7 +22,7 @@ from sims.cardia.rounds import phase2, place, reveal, signets_check
 from sims.cardia.state import Lane, Location
 from sims.cardia.zones import unseen_cards
 from sims.core import rng
-from sims.core.jit import hot, kernel
+from sims.core.jit import hot
 
 MAX_FOCUS_GAP = 5.0  # value gaps beyond this many signets no longer sharpen the opponent model
 
