@@ -22,7 +22,10 @@ returns the same list.
 Safety: as ``sims.core.inline_copy``: installed only on a Numba version whose source of the
 two functions (and the metaclass's property getter) hashes to the checked value; otherwise it
 warns once and does nothing. ``tests/sims/core/test_numba_speedups.py`` checks both against
-Numba's own functions and that a compile's LLVM IR is unchanged.
+Numba's own functions and that a compile's LLVM IR is unchanged; ``benchmarks/cardia_ir_digest.py
+--game G --without numba_speedups`` compares every optimised module of a whole game's cold compile
+(identical for Cardia, Blessings, CardRPG and Cardinger). Cardia's cold compile: 38.3 -> 37.3
+CPU-s side by side (one pair, load 10); about 1.2-1.7 CPU-s less in each game's IR-digest run.
 """
 
 from __future__ import annotations
