@@ -25,7 +25,7 @@ warns once and does nothing. ``tests/sims/core/test_numba_speedups.py`` checks b
 Numba's own functions and that a compile's LLVM IR is unchanged; ``benchmarks/cardia_ir_digest.py
 --game G --without numba_speedups`` compares every optimised module of a whole game's cold compile
 (identical for Cardia, Blessings, CardRPG and Cardinger). Cardia's cold compile: 38.3 -> 37.3
-CPU-s side by side (one pair, load 10); about 1.2-1.7 CPU-s less in each game's IR-digest run.
+CPU-s side by side (one pair, load 10); 0.5-1.7 CPU-s less in each game's IR-digest pair.
 """
 
 from __future__ import annotations
