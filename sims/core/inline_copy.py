@@ -39,10 +39,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import inspect
-import warnings
 
-import numba
 from numba.core import inline_closurecall, ir
+
+from sims.core import patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of InlineWorker.inline_ir, inline_function and
@@ -100,18 +100,13 @@ def install() -> bool:
     """Install the patch if this Numba is one it was checked against; return whether it is active."""
     if _state["installed"]:
         return True
-    expected = CHECKED.get(numba.__version__)
-    try:
-        found = _source_hash()
-    except (OSError, TypeError):
-        found = None
-    if expected is None or found != expected:
-        warnings.warn(
-            f"sims.core.inline_copy: Numba {numba.__version__}'s inliner is not the one this patch was "
-            "checked against; @hot bodies are copied Numba's way (slower cold compiles, same code)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    if not patch_guard.checked(
+        "inline_copy",
+        CHECKED,
+        _source_hash,
+        "inliner is not the one this patch was",
+        "@hot bodies are copied Numba's way (slower cold compiles, same code)",
+    ):
         return False
     _state["original"] = inline_closurecall.InlineWorker.inline_function
     inline_closurecall.copy = _InlineCopy()

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import warnings
 
-import numba
 from numba.core import ir, targetconfig
+
+from sims.core import patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of TargetConfig.values, _MetaTargetConfig.__init__
@@ -122,19 +122,13 @@ def install() -> bool:
     """Install both if this Numba is one they were checked against; return whether they are active."""
     if _state["installed"]:
         return True
-    expected = CHECKED.get(numba.__version__)
-    try:
-        found = _source_hash()
-    except (OSError, TypeError):
-        found = None
-    if expected is None or found != expected:
-        warnings.warn(
-            f"sims.core.numba_speedups: Numba {numba.__version__}'s TargetConfig.values / "
-            "Inst._rec_list_vars are not the ones this patch was checked against; Numba's own are "
-            "used (slower cold compiles, same code)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    if not patch_guard.checked(
+        "numba_speedups",
+        CHECKED,
+        _source_hash,
+        "TargetConfig.values / Inst._rec_list_vars are not the ones this patch was",
+        "Numba's own are used (slower cold compiles, same code)",
+    ):
         return False
     _state["getter"] = _getter_code()
     _state["original"] = {"values": targetconfig.TargetConfig.values, "rec": ir.Inst._rec_list_vars}
