@@ -385,18 +385,6 @@ CARD_DTYPE = np.dtype(
     ],
     align=True,
 )
-# Padded to 64 bytes (from 59): a card's row is found with a shift instead of a multiply, on the
-# path of nearly every rule and valuation (``s.cards[c]``). The padding is unnamed, so it is in
-# no table and no digest (``balance.run.pool_digest`` hashes field by field).
-CARD_DTYPE = np.dtype(
-    {
-        "names": CARD_DTYPE.names,
-        "formats": [CARD_DTYPE.fields[n][0] for n in CARD_DTYPE.names],
-        "offsets": [CARD_DTYPE.fields[n][1] for n in CARD_DTYPE.names],
-        "itemsize": 64,
-        "aligned": True,
-    }
-)
 
 # -- result records --------------------------------------------------------------------------
 
