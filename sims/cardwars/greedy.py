@@ -223,15 +223,12 @@ def main_choice(s, p: int) -> int:
     work = s.scratch.work
     floops = not flow.first_turn_rule(s)
     n = 0
-    bits = usable_slots(s, p)
-    slot = 0
-    while bits:  # only the slots ``use_options`` may add to, lowest first
-        if bits & 1:
-            if floops:
-                n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.FLOOP), work, np.int64(n))
-            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.ACTIVATE), work, np.int64(n))
-        bits >>= 1
-        slot += 1
+    for slot in range(2 * N_LANES):
+        if not may_use(s, p, slot):
+            continue  # ``use_options`` would add nothing
+        if floops:
+            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.FLOOP), work, np.int64(n))
+        n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.ACTIVATE), work, np.int64(n))
     if n > 0 and not ready:
         context(s, p)
     for i in range(n):
@@ -242,25 +239,22 @@ def main_choice(s, p: int) -> int:
 
 
 @hot
-def usable_slots(s, p: int) -> int:
-    """Return the bits of seat ``p``'s slots (lanes 0-3, then Buildings 4-7) that may have a Floop or activation.
+def may_use(s, p: int, slot: int) -> bool:
+    """Return False if seat ``p``'s ``slot`` (lanes, then Buildings) surely has no Floop or activation to use now.
 
     A cheap filter before ``actions.use_options``: an empty slot, or a card with neither a
-    FLOOP nor an ACTIVATE trigger (nor a Schoolhouse copy of a FLOOP), adds no option. Computed
-    without a branch per slot (an empty slot reads card 0's trigger and masks it out): which
-    slots are filled changes from decision to decision, so the branches were mispredicted.
+    FLOOP nor an ACTIVATE trigger (nor a Schoolhouse copy of a FLOOP), adds no option.
     """
     b = s.board
-    bits = 0
-    for lane in range(N_LANES):
-        c, x, u = b.cr_card[p, lane], b.cr_copy[p, lane], b.bu_card[p, lane]
-        t = s.cards[max(c, 0)].trigger
-        own = (t == Part.FLOOP) | (t == Part.ACTIVATE)
-        copied = (x >= 0) & (s.cards[max(x, 0)].trigger == Part.FLOOP)
-        bits |= np.int64((c >= 0) & (own | copied)) << lane
-        tu = s.cards[max(u, 0)].trigger
-        bits |= np.int64((u >= 0) & ((tu == Part.FLOOP) | (tu == Part.ACTIVATE))) << (lane + N_LANES)
-    return bits
+    if slot >= N_LANES:
+        u = b.bu_card[p, slot - N_LANES]
+        return u >= 0 and (s.cards[u].trigger == Part.FLOOP or s.cards[u].trigger == Part.ACTIVATE)
+    c = b.cr_card[p, slot]
+    if c < 0:
+        return False
+    x = b.cr_copy[p, slot]
+    t = s.cards[c].trigger
+    return t == Part.FLOOP or t == Part.ACTIVATE or (x >= 0 and s.cards[x].trigger == Part.FLOOP)
 
 
 @hot
