@@ -12,8 +12,6 @@ from sims.core.jit import hot, kernel
 
 ANY = np.int64(Landscape.ANY)  # np.int64 globals type as int64, not as literals (one compiled count_of)
 ADJACENT = np.int64(Count.ADJACENT_ENTERED)
-# LOWEST_BIT[v]: the slot of the lowest set bit of a slot mask ``v`` (-1 for 0, never read)
-LOWEST_BIT = np.array([(v & -v).bit_length() - 1 for v in range(1 << 2 * N_LANES)], np.int64)
 
 
 @hot
@@ -203,27 +201,24 @@ def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
 
 
 @hot
-def aura_sources(s) -> tuple[int, bool, int]:
-    """Return the slots of the auras that reach anywhere, whether an aura reaches neighbours, and the filled slots.
+def aura_sources(s) -> tuple[int, bool]:
+    """Return the slots of the auras that reach anywhere, and whether an aura reaches neighbours.
 
-    The slots are bits ``4 q + lane``: of the Creatures whose auras reach anywhere (Punk Cat,
-    Shark; not one that lost its abilities to Schoolhouse), and of every Creature; the flag:
-    some Creature gives an aura to its neighbours (X-Large Spirit Soldier). Computed without a
-    branch per slot (an empty slot reads card 0 and is masked out): which slots are filled
-    changes from call to call, so the branches were mispredicted.
+    The slots are bits ``4 q + lane`` of the Creatures whose auras reach anywhere (Punk Cat,
+    Shark; not one that lost its abilities to Schoolhouse); the flag: some Creature gives an
+    aura to its neighbours (X-Large Spirit Soldier).
     """
     b = s.board
-    sources, adj, filled = 0, False, 0
+    sources, adj = 0, False
     for r in range(2):
         for m in range(N_LANES):
             d = b.cr_card[r, m]
-            here = d >= 0
-            to = s.cards[max(d, 0)].au_to
-            bit = np.int64(1) << (N_LANES * r + m)
-            filled |= bit * here
-            sources |= bit * (here & (to >= AuraTo.OWN_ENTERED_THIS_TURN) & (b.cr_copy[r, m] < 0))
-            adj = adj | (here & (to == AuraTo.ADJACENT_OWN))
-    return sources, adj, filled
+            if d >= 0:
+                to = s.cards[d].au_to
+                if to >= AuraTo.OWN_ENTERED_THIS_TURN and b.cr_copy[r, m] < 0:
+                    sources |= 1 << (N_LANES * r + m)
+                adj = adj or to == AuraTo.ADJACENT_OWN
+    return sources, adj
 
 
 @kernel
@@ -357,50 +352,49 @@ def recompute(s) -> bool:
 
     ATK = printed + this turn's bonus + auras + its own STAT rows (unless Schoolhouse took
     its abilities) + ZaZo's + the turn's Spells; DEF = printed + "gains 1 DEF" + auras + own
-    rows. A first pass finds which kinds of aura are in play and which slots hold a Creature
-    (``aura_sources``); the slots are visited by their bits, and the aura scans
+    rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
     (``board.st_fresh``) unless a Creature is dying, and notes whether a stat in play reads the
     turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
     """
     b, t = s.board, s.turnfx
-    sources, adj, filled = aura_sources(s)
+    sources, adj = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = spells or sources != 0
-    while filled:  # the filled slots, lowest first (seat 0's lanes, then seat 1's)
-        i = LOWEST_BIT[filled]
-        filled &= filled - 1
-        q, lane = i >> 2, i & 3
-        c = b.cr_card[q, lane]
-        k = s.cards[c]
-        atk = k.atk + b.cr_tatk[q, lane]
-        df = k.def_ + b.cr_pdef[q, lane]
-        if adj or sources:
-            da, dd = aura_pair(s, q, lane, c, np.int64(sources))
-            atk += da
-            df += dd
-        else:  # only a Building's aura can apply
-            u = b.bu_card[q, lane]
-            if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
-                if s.cards[u].au_stat == Stat.ATK:
-                    atk += s.cards[u].au_amount
-                elif s.cards[u].au_stat == Stat.DEF:
-                    df += s.cards[u].au_amount
-        if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
-            da, dd = own_stats(s, q, lane, c)
-            atk += da
-            df += dd
-            piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
-            turn = turn or reads_turn(k.s1_count) or (k.s2_stat != Stat.NONE and reads_turn(k.s2_count))
-        if b.cr_zazo[q, lane]:
-            turn = True
-            atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
-        if spells:
-            atk += spell_bonus(s, q, lane, c)
-        b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
-        dying = dying or b.cr_dmg[q, lane] >= b.cr_def[q, lane]
+    for q in range(2):
+        for lane in range(N_LANES):
+            c = b.cr_card[q, lane]
+            if c < 0:
+                continue
+            k = s.cards[c]
+            atk = k.atk + b.cr_tatk[q, lane]
+            df = k.def_ + b.cr_pdef[q, lane]
+            if adj or sources:
+                da, dd = aura_pair(s, q, lane, c, np.int64(sources))
+                atk += da
+                df += dd
+            else:  # only a Building's aura can apply
+                u = b.bu_card[q, lane]
+                if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
+                    if s.cards[u].au_stat == Stat.ATK:
+                        atk += s.cards[u].au_amount
+                    elif s.cards[u].au_stat == Stat.DEF:
+                        df += s.cards[u].au_amount
+            if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
+                da, dd = own_stats(s, q, lane, c)
+                atk += da
+                df += dd
+                piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
+                turn = turn or reads_turn(k.s1_count) or (k.s2_stat != Stat.NONE and reads_turn(k.s2_count))
+            if b.cr_zazo[q, lane]:
+                turn = True
+                atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
+            if spells:
+                atk += spell_bonus(s, q, lane, c)
+            b.cr_atk[q, lane], b.cr_def[q, lane] = atk, df
+            dying = dying or b.cr_dmg[q, lane] >= b.cr_def[q, lane]
     if spells:
         for r in range(2):
             for i in range(t.aura_n[r]):
