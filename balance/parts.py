@@ -31,6 +31,60 @@ PART = "part-{:05d}.parquet"
 COMPRESSION = "lz4"
 
 
+def arrow_array(values: np.ndarray, mask: np.ndarray | None = None) -> pa.Array:
+    """Return a 1-D numpy array of numbers or booleans as an Arrow array (``mask``: True where null).
+
+    The same array ``pa.array(values, mask=mask)`` gives, built from the array's buffers:
+    ``pa.array`` on a numpy array imports pandas (about 0.25 s), which every pool worker
+    of a run would pay once for nothing. Other kinds (objects, strings) go to ``pa.array``.
+
+    Examples
+    --------
+    >>> arrow_array(np.array([3, -1], np.int16)).to_pylist(), arrow_array(np.array([True, False])).type
+    ([3, -1], DataType(bool))
+    >>> arrow_array(np.array([1.5, 2.0]), mask=np.array([False, True])).to_pylist()
+    [1.5, None]
+    """
+    values = np.asarray(values)
+    if values.ndim != 1 or values.dtype.kind not in "iufb" or not values.dtype.isnative:
+        return pa.array(values, mask=mask)
+    n = len(values)
+    if values.dtype.kind == "b":
+        data = pa.py_buffer(np.packbits(values, bitorder="little"))
+        kind = pa.bool_()
+    else:
+        data, kind = pa.py_buffer(np.ascontiguousarray(values)), pa.from_numpy_dtype(values.dtype)
+    validity, nulls = None, 0
+    if mask is not None and (nulls := int(np.count_nonzero(mask))):
+        validity = pa.py_buffer(np.packbits(~np.asarray(mask, bool), bitorder="little"))
+    return pa.Array.from_buffers(kind, n, [validity, data], null_count=nulls)
+
+
+def string_array(values: Sequence[Any]) -> pa.Array:
+    """Return ``pa.array(values)`` for a list of str (None: null), built from buffers (see :func:`arrow_array`).
+
+    Anything else (or no str at all: ``pa.array`` types an empty or all-None list as null) goes to ``pa.array``.
+
+    Examples
+    --------
+    >>> string_array(["turn", None, "räder"]).to_pylist()
+    ['turn', None, 'räder']
+    """
+    if not all(v is None or isinstance(v, str) for v in values) or all(v is None for v in values):
+        return pa.array(values)
+    encoded = [b"" if v is None else v.encode() for v in values]
+    offsets = np.zeros(len(encoded) + 1, np.int64)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    if offsets[-1] >= 2**31:
+        return pa.array(values)
+    data = pa.py_buffer(b"".join(encoded))
+    validity = arrow_array(np.array([v is not None for v in values], bool)).buffers()[1]
+    nulls = sum(v is None for v in values)
+    return pa.Array.from_buffers(
+        pa.string(), len(values), [validity if nulls else None, pa.py_buffer(offsets.astype(np.int32)), data], nulls
+    )
+
+
 def _column(records: np.ndarray, field: str) -> pa.Array:
     values = records[field]
     if values.ndim == 2:  # fixed-size array field -> list without -1 padding
@@ -39,8 +93,8 @@ def _column(records: np.ndarray, field: str) -> pa.Array:
         lengths = keep.reshape(values.shape).sum(axis=1)
         offsets = np.zeros(len(values) + 1, dtype=np.int32)
         np.cumsum(lengths, out=offsets[1:])
-        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(np.ascontiguousarray(flat[keep])))
-    return pa.array(np.ascontiguousarray(values))
+        return pa.ListArray.from_arrays(arrow_array(offsets), arrow_array(flat[keep]))
+    return arrow_array(values)
 
 
 def records_to_table(
@@ -71,9 +125,9 @@ def records_to_table(
             columns[field] = _column(records, field)
     for key, value in (constants or {}).items():
         if isinstance(value, np.ndarray):  # a computed column, one value per row
-            columns[key] = pa.array(value)
+            columns[key] = arrow_array(value)
         elif isinstance(value, int):
-            columns[key] = pa.array(np.full(len(records), value, dtype=np.int32))
+            columns[key] = arrow_array(np.full(len(records), value, dtype=np.int32))
         else:
             columns[key] = _labelled(np.zeros(len(records), dtype=np.int32), [value])
     return pa.table(columns)
@@ -90,9 +144,9 @@ def columns_to_table(columns: Mapping[str, np.ndarray]) -> pa.Table:
     out = {}
     for k, v in columns.items():
         if isinstance(v, np.ma.MaskedArray):  # masked: null (a game without a lead for good)
-            out[k] = pa.array(v.data, mask=np.ma.getmaskarray(v))
+            out[k] = arrow_array(v.data, mask=np.ma.getmaskarray(v))
         else:
-            out[k] = pa.array(v.tolist() if v.dtype == object else v)
+            out[k] = string_array(v.tolist()) if v.dtype == object else arrow_array(v)
     return pa.table(out)
 
 
@@ -148,7 +202,7 @@ def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None =
 
 def _labelled(codes: np.ndarray, labels: Sequence[Any]) -> pa.Array:
     """Return ``labels[codes]`` as a plain Arrow array (Parquet dictionary-encodes it)."""
-    dictionary = pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(list(labels)))
+    dictionary = pa.DictionaryArray.from_arrays(arrow_array(codes.astype(np.int32)), string_array(list(labels)))
     return dictionary.dictionary_decode()
 
 
