@@ -3,26 +3,43 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import matplotlib as mpl
-import matplotlib.style
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 
 from balance.metrics.cards import CARD_RATES
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+# matplotlib is imported on the first chart drawn, not with this package (about 0.35 s):
+# a report's sections start their polars queries meanwhile, on other threads.
 STYLE = Path(__file__).parent.parent / "balance.mplstyle"
 
 
-PALETTE: tuple[str, ...] = tuple(
-    mpl.rc_params_from_file(STYLE, use_default_template=False)["axes.prop_cycle"].by_key()["color"]
-)
+def _style_colours(path: Path) -> tuple[str, ...]:
+    """Return the colour cycle of the style file (``axes.prop_cycle``) as matplotlib reads it: ``#`` + hex.
+
+    Examples
+    --------
+    >>> _style_colours(STYLE)[:2]
+    ('#0072B2', '#D55E00')
+    """
+    for line in path.read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "axes.prop_cycle":
+            hexes = re.findall(r"['\"]#?([0-9A-Fa-f]{6})['\"]", value)
+            return tuple(f"#{h}" for h in hexes)
+    raise ValueError(f"{path}: no axes.prop_cycle")
+
+
+PALETTE: tuple[str, ...] = _style_colours(STYLE)
 
 
 GREY = "#8c8c8c"
@@ -55,10 +72,24 @@ def palette(keys: Iterable[Any]) -> dict[Any, str]:
 DRAWING = threading.RLock()
 
 
+def style() -> AbstractContextManager[Any]:
+    """Return matplotlib's context manager of the lab's chart style (importing matplotlib on first use)."""
+    import matplotlib.style
+
+    return matplotlib.style.context(STYLE)
+
+
+def _integer_ticks() -> Any:
+    """Return a tick locator that puts ticks on whole numbers only (turns, rounds, levels)."""
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
+
 def _styled(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with DRAWING, mpl.style.context(STYLE):
+        with DRAWING, style():
             return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -81,6 +112,8 @@ def new_axes(width: float = 7.5, height: float = 4.0, *, nrows: int = 1, ncols: 
     >>> [type(ax).__name__ for ax in new_axes(nrows=2)]
     ['Axes', 'Axes']
     """
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(width, height))
     axes = list(np.atleast_1d(fig.subplots(nrows, ncols)).ravel())
     panel = max((height - _TOP - _BOTTOM - _GAP * (nrows - 1)) / nrows, 0.3)

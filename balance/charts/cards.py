@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import polars as pl
-from matplotlib.axes import Axes
 
 from balance.charts._base import (
     GREY,
@@ -19,6 +20,9 @@ from balance.charts._base import (
 )
 
 POINT_METRICS = ("iwd", "delta")  # differences of win rates, drawn in percentage points around 0
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @_styled

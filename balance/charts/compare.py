@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
 
 from balance.charts._base import (
     GREY,
@@ -16,6 +17,9 @@ from balance.charts._base import (
     _styled,
     _text,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @_styled

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import polars as pl
-from matplotlib.axes import Axes
-from matplotlib.ticker import MaxNLocator
 
 from balance.charts._base import (
     GREY,
@@ -13,6 +13,7 @@ from balance.charts._base import (
     _axes,
     _forest,
     _histogram,
+    _integer_ticks,
     _mean_marker,
     _num,
     _styled,
@@ -20,6 +21,9 @@ from balance.charts._base import (
     _text,
     palette,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @_styled
@@ -166,7 +170,7 @@ def plot_tempo(df: pl.DataFrame, *, min_share: float = 0.01, unit: str = "turn",
     if perspectives:
         ax.legend(loc="upper left")
     label = _text(unit)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(_integer_ticks())
     xlabels = {"turn": "turn (both seats counted)", "round": "round (the first seat's turn, then the second's)"}
     ax.set_xlabel(xlabels.get(unit, label))
     ax.set_ylabel(
@@ -192,7 +196,7 @@ def plot_steps_per_game(
     _histogram(ax, df, "steps", None)
     _mean_marker(ax, summary)
     label = _text(unit)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(_integer_ticks())
     ax.set_xlabel(f"{label}s per game")
     ax.set_ylabel("games")
     ax.set_title(_summary_title(f"{label.capitalize()}s per game", summary, f"{label}s", "games"))

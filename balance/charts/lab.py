@@ -7,15 +7,15 @@ beyond sorting and scaling, nothing shown or saved; titles state ``n`` and the i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib as mpl
-import matplotlib.style
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
 
-from balance.charts._base import GREY, PALETTE, STYLE, new_axes
+from balance.charts._base import GREY, PALETTE, new_axes, style
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 def _label(value: Any) -> str:
@@ -47,7 +47,7 @@ def plot_value_forest(values: pl.DataFrame, *, axes: Sequence[Axes] | None = Non
     """
     rows = values.filter(pl.col("delta").is_not_null()).sort("delta")
     height = max(3.0, 1.4 + 0.16 * rows.height)
-    with mpl.style.context(STYLE):
+    with style():
         if axes is None:
             fig = new_axes(11.0, height, ncols=3)[0].figure
             axes = fig.axes
@@ -96,7 +96,7 @@ def plot_sweep_curve(points: pl.DataFrame, *, metric: str, label: str, ax: Axes 
     'swept'
     """
     rows = points.filter(pl.col("metric") == metric).sort("value")
-    with mpl.style.context(STYLE):
+    with style():
         ax = ax or new_axes(5.5, 3.4)[0]
         rate = rows.height and rows["unit"][0] in ("rate", "pp")
         scale = 100 if rate else 1

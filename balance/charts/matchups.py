@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
 
 from balance.charts._base import _num, _styled, _text, new_axes
 from balance.metrics.matchups import deck_order
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @_styled

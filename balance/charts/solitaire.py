@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
-from matplotlib.axes import Axes
-from matplotlib.ticker import MaxNLocator
 
 from balance.charts._base import (
     GREY,
@@ -15,12 +14,16 @@ from balance.charts._base import (
     _axes,
     _fit_labels,
     _forest,
+    _integer_ticks,
     _n_range,
     _num,
     _styled,
     _text,
     palette,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @_styled
@@ -72,7 +75,7 @@ def plot_level_progression(df: pl.DataFrame, *, unit: str = "battle", ax: Axes |
     label = _text(unit)
     if len(x):
         ax.set_xlim(float(x.min()) - 0.4, float(x.max()) + 0.8)  # room for the last n label
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(_integer_ticks())
     ax.set_xlabel("level")
     ax.set_ylabel(f"first {label} played at the level ({label} number)")
     ax.set_title(

@@ -15,13 +15,14 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from balance.charts import DRAWING
 
 DASH = "–"
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 class Cell(NamedTuple):

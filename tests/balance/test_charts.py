@@ -202,3 +202,27 @@ def test_card_plot_without_a_valued_card_draws_no_legend_and_no_warning() -> Non
         warnings.simplefilter("error")
         ax = charts.plot_card_values(df.with_columns(confidence=pl.lit("low")))
     assert ax.get_legend() is None
+
+
+def test_palette_is_the_style_files_colour_cycle_as_matplotlib_reads_it():
+    import matplotlib as mpl
+
+    from balance.charts import PALETTE, STYLE
+
+    cycle = mpl.rc_params_from_file(STYLE, use_default_template=False)["axes.prop_cycle"]
+    assert tuple(cycle.by_key()["color"]) == PALETTE
+
+
+def test_importing_the_report_does_not_import_matplotlib_until_a_chart_is_drawn():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import balance.cli, balance.report, balance.charts\n"
+        "print('matplotlib' in sys.modules)\n"
+        "balance.charts.new_axes()\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
