@@ -212,7 +212,7 @@ def load_run(path: Path | str) -> Run:
     frames: dict[str, pl.LazyFrame | None] = {}
     for table in TABLES:
         parts = sorted((path / table).glob("part-*.parquet"))
-        frames[table] = pl.scan_parquet(parts) if parts else None
+        frames[table] = flag_sorted(pl.scan_parquet(parts)) if parts else None
     if frames["games"] is None or frames["seats"] is None:
         raise RunError(f"{path}: run has no games")
     games = frames["games"]
@@ -230,6 +230,27 @@ def load_run(path: Path | str) -> Run:
         card_dim=pl.read_parquet(path / "cards.parquet"),
         sums=Sums(path, aggregates) if isinstance(aggregates, Mapping) and aggregates else None,
     )
+
+
+def flag_sorted(lf: pl.LazyFrame, column: str = "game") -> pl.LazyFrame:
+    """Return ``lf`` with ``column`` flagged sorted when its values never decrease (checked: one pass over it).
+
+    A run's tables are in game order (chunk parts in order, rows in play order), so a join
+    of two of them on ``game`` can merge the sorted keys instead of hashing: about half the
+    time of the joins a report makes (seats to games, seat to seat). The flag is set only
+    after reading the column and finding it ascending; the results are those without it.
+
+    Examples
+    --------
+    >>> flag_sorted(pl.LazyFrame({"game": [0, 0, 1]})).collect()["game"].flags["SORTED_ASC"]
+    True
+    >>> flag_sorted(pl.LazyFrame({"game": [1, 0]})).collect()["game"].flags["SORTED_ASC"]
+    False
+    """
+    if column not in lf.collect_schema().names():
+        return lf
+    ascending = lf.select((pl.col(column).diff() >= 0).all()).collect().item()
+    return lf.set_sorted(column) if ascending else lf
 
 
 def _game_order(games: pl.LazyFrame, manifest: Mapping[str, Any]) -> list[str]:

@@ -94,3 +94,23 @@ def test_dask_local_cluster_gives_the_same_tables(small_spec):
     local = _tables(run(replace(small_spec, name="local")))
     dask = _tables(run(replace(small_spec, cluster="local", name="dask")))
     assert_same_tables(local, dask)
+
+
+def test_loaded_tables_are_flagged_sorted_by_game_and_join_as_unflagged(small_spec):
+    loaded = load_run(run(replace(small_spec, chunk_size=170, tables=("games", "seats", "cards", "turns"), name="s")))
+    for lf in (loaded.games, loaded.seats, loaded.cards, loaded.turns):
+        assert lf.select("game").collect()["game"].flags["SORTED_ASC"]
+    plain = pl.scan_parquet(sorted((loaded.path / "seats").glob("part-*.parquet")))
+    games = loaded.games.select("game", "first_seat")
+    merged = loaded.seats.join(games, on="game").collect().sort("game", "seat")
+    hashed = plain.join(games.collect().lazy(), on="game").collect().sort("game", "seat")
+    assert merged.height == 2 * loaded.games.collect().height
+    assert merged.equals(hashed)
+
+
+def test_a_table_out_of_game_order_is_not_flagged_sorted():
+    shuffled = io.flag_sorted(pl.LazyFrame({"game": [3, 1, 2], "x": [0, 1, 2]}))
+    assert not shuffled.collect()["game"].flags["SORTED_ASC"]
+    assert shuffled.join(pl.LazyFrame({"game": [1, 2, 3], "y": [5, 6, 7]}), on="game").collect().sort("game")[
+        "y"
+    ].to_list() == [5, 6, 7]
