@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import sims
-from balance.executors import exit_with_parent
+from balance.executors import pool_worker
 from balance.spec import RunSpec, SpecError, default_workers, resolve
 from sims.core import CardDataError, ParamError
 
@@ -150,7 +150,7 @@ class Pool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=mp.get_context("spawn"),
-                initializer=exit_with_parent,
+                initializer=pool_worker,
                 initargs=(os.getpid(),),
             )
 

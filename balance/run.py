@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from balance import aggregates, fingerprints, io
-from balance.executors import Progress, completed, exit_with_parent, on_dask
+from balance.executors import Progress, completed, on_dask, pool_worker
 from balance.parts import card_dimension, columns_to_table, records_to_table, write_part
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
@@ -399,7 +399,7 @@ def _map_chunks(
     pool = ProcessPoolExecutor(
         max_workers=helpers,
         mp_context=mp.get_context("spawn"),
-        initializer=exit_with_parent,
+        initializer=pool_worker,
         initargs=(os.getpid(),),
     )
     with pool:
