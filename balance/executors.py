@@ -41,10 +41,11 @@ def pool_worker(parent: int) -> None:
     to run flushes the standard streams and ends the process (``os._exit``), skipping the rest.
     """
     exit_with_parent(parent)
-    atexit.register(_exit_now)
+    atexit.register(exit_now)
 
 
-def _exit_now() -> None:
+def exit_now() -> None:
+    """Flush the standard streams and end this process with status 0 at once (no interpreter teardown)."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):  # closed or replaced
             stream.flush()
