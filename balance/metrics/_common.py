@@ -178,8 +178,30 @@ def counter_means(lf: pl.LazyFrame, counters: Sequence[str], keys: Sequence[str]
     aggs = [pl.len().alias("n")]
     for c in counters:
         aggs += moment_aggs(pl.col(c), c, integer=schema[c].is_integer())
-    wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
+    if keys and _one_group(lf, keys):  # e.g. one bot in every seat: the same row, without grouping
+        wide = lf.select(*(pl.col(k).first() for k in keys), *aggs).collect()
+    else:
+        wide = (lf.group_by(keys).agg(aggs).sort(keys) if keys else lf.select(aggs)).collect()
     return counters_from_moments(wide, counters, keys)
+
+
+def _one_group(lf: pl.LazyFrame, keys: Sequence[str]) -> bool:
+    """Return whether every row of ``lf`` has the same ``keys`` (and there is a row).
+
+    Grouping 2 M seats by their one bot to sum a dozen counters took twice as long as
+    summing them over all rows; the row is the same.
+
+    Examples
+    --------
+    >>> _one_group(pl.LazyFrame({"bot": ["a", "a"], "seat": [0, 1]}), ["bot"])
+    True
+    >>> _one_group(pl.LazyFrame({"bot": ["a", "a"], "seat": [0, 1]}), ["bot", "seat"])
+    False
+    >>> _one_group(pl.LazyFrame({"bot": []}, schema={"bot": pl.String}), ["bot"])
+    False
+    """
+    counts = lf.select(pl.len().alias("\0rows"), *(pl.col(k).n_unique() for k in keys)).collect().row(0)
+    return counts[0] > 0 and all(n == 1 for n in counts[1:])
 
 
 def counters_from_moments(wide: pl.DataFrame, counters: Sequence[str], keys: Sequence[str] = ()) -> pl.DataFrame:

@@ -419,3 +419,13 @@ def test_summary_names_significant_changes_in_plain_language(
 def test_pairing_counts_matching_seeds(small_run: Run, make_run: Callable[..., Run]) -> None:
     r = metrics.pairing(small_run, make_run("other")).row(0, named=True)
     assert r == {"n_a": 6, "n_b": 6, "n_paired": 6, "same_seed": 6}
+
+
+def test_counter_means_of_a_single_group_are_those_grouping_gives() -> None:
+    from balance.metrics._common import counter_means
+
+    lf = pl.LazyFrame({"bot": ["a"] * 5, "x": [1, 2, 3, 4, 5], "y": [0, 0, 1, 1, 9]}, schema_overrides={"x": pl.Int16})
+    alone = counter_means(lf, ["x", "y"], ["bot"])
+    grouped = counter_means(pl.concat([lf, lf.with_columns(bot=pl.lit("b"))]), ["x", "y"], ["bot"])
+    assert alone.equals(grouped.filter(pl.col("bot") == "a"))
+    assert alone["mean"].to_list() == [3.0, 2.2]
