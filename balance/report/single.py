@@ -4,8 +4,8 @@ The page is the list :data:`SECTIONS`: each entry has an anchor, a navigation la
 builder that takes the :class:`ReportContext` and returns the section's HTML, or None to
 leave it out of this run's page. A new section is one more line in that list (its
 builder can read the run, the charts collector and the shared background results from the
-context). The summary comes first on the page but is built last, from what the other
-sections computed.
+context). The summary comes first on the page but is handed to the builders last, from what
+the other sections computed (cached on the context, so it waits for what it needs).
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ class Section(NamedTuple):
 
 
 SECTIONS: list[Section] = [
-    Section("summary", "Summary", _summary),  # built last, from what the other sections computed
+    Section("summary", "Summary", _summary),  # built last, from what the other sections computed (LAST)
     Section("overview", "Run", _overview),
     Section("win-rates", "Win rates", lambda c: win_rates_section(c.run, c.n_seats, c.out)),
     Section("first-seat", "First seat", lambda c: first_seat_section(c.run, c.n_seats, c.out)),
@@ -379,7 +379,7 @@ SECTIONS: list[Section] = [
     Section("seat-counters", "Counters", lambda c: counters_section(c.run, solitaire=c.solitaire)),
     Section("methods", "Methods", _methods),
 ]
-LAST = ("summary",)  # sections built after all others
+LAST = ("summary",)  # sections handed to the builders after all others (what they need is cached on the context)
 SECTION_THREADS = 3
 SEEN_GAMES = 200_000  # the IWD note pools the first this many games (its cost does not grow with the run)
 
@@ -448,10 +448,8 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
         )
         ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
         first = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor not in LAST}
-        built: dict[str, str | None] = {anchor: f.result() for anchor, f in first.items()}
-        for s in SECTIONS:
-            if s.anchor in LAST:
-                built[s.anchor] = s.build(ctx)
+        last = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor in LAST}
+        built: dict[str, str | None] = {anchor: f.result() for anchor, f in (first | last).items()}
     shown = [s for s in SECTIONS if built[s.anchor] is not None]
     nav = [(s.anchor, s.label(ctx) if callable(s.label) else s.label) for s in shown]
     body = [str(built[s.anchor]) for s in shown]
