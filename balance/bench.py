@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from balance.spec import RunSpec, resolve
+from sims.core.batches import play_batches
 
 TABLES = {  # the bench's columns: tables recorded
     "games only": ("games",),
@@ -25,13 +26,17 @@ def games_per_second(spec: RunSpec, n_games: int, tables: tuple[str, ...]) -> fl
     """Return the kernel's games per CPU-second for ``spec`` in this process (compile excluded).
 
     CPU seconds of this process, not wall seconds: on a shared machine the figure then
-    moves much less with other processes' load.
+    moves much less with other processes' load. The games are played as ``balance run``
+    plays them (``play_batches``: record buffers allocated once and refilled), not into one
+    fresh buffer for all of them, whose first-touch page faults cost ~10 % of the time with
+    every table (Card Wars, 2026-11-24) and are no part of a run.
     """
     r = resolve(spec)
     args = (r.params, r.pool, r.decks, r.bot_ids, r.weights, spec.seed)
     r.game.play_chunk(*args, 0, 200, tables=tables)  # compile / load cache
     start = time.process_time()
-    r.game.play_chunk(*args, FIRST_GAME, n_games, tables=tables)
+    for _ in play_batches(r.game, *args, FIRST_GAME, n_games, tables=tables):
+        pass
     return n_games / max(time.process_time() - start, 1e-9)
 
 
