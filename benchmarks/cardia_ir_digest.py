@@ -5,9 +5,13 @@ cache; it compiles the games-only batch entry (greedy in every seat) and hashes 
 LLVM IR of every compiled library, in the order they were finalised, just before its machine
 code is emitted: the code that runs. Numba's label and variable counters are process-global, so
 two processes compiling the same code the same way give the same text. ``--without NAME`` (any
-of ``sims.core``'s patch modules: ``inline_copy``, ``numba_speedups``, ``llvm_declarations``)
+of ``sims.core``'s patch modules: ``inline_copy``, ``numba_speedups``, ``lazy_emit``)
 uninstalls that patch first, so a patch that leaves the code unchanged prints the same digest
-with and without it.
+with and without it. ``lazy_emit`` is the exception: Numba's MCJIT emission rewrites a module in
+place (``CodeGenPrepare`` and the other IR passes of the code generator) and Numba's callers link
+the rewritten module of every callee emitted before them; without emitting the callees, callers
+link them as optimised, so the modules that link a callee differ (the same games: the code
+generator's rewrites keep the semantics; see ``sims.core.lazy_emit``).
 
 Example (from the project root):
     .venv/bin/python benchmarks/cardia_ir_digest.py --game cardia
