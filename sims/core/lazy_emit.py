@@ -297,14 +297,16 @@ def _set_env(self, env_name, env):
 
 
 def _compile(self, sig):
-    """``Dispatcher.compile``: counts how deep compiles nest (2 and more: a nested compile)."""
-    _state["depth"] += 1
-    _state["sigs"].append(sig)
-    try:
-        return _state["original"]["compile"](self, sig)
-    finally:
-        _state["sigs"].pop()
-        _state["depth"] -= 1
+    """``Dispatcher.compile``: counts how deep compiles nest (2 and more: a nested compile), under
+    the compiler lock (which Numba's takes too), so a thread waiting for it is not counted."""
+    with global_compiler_lock:
+        _state["depth"] += 1
+        _state["sigs"].append(sig)
+        try:
+            return _state["original"]["compile"](self, sig)
+        finally:
+            _state["sigs"].pop()
+            _state["depth"] -= 1
 
 
 def _add_overload(self, cres):

@@ -57,6 +57,14 @@ def caller(a, k, x):
 def caller2(x):
     return raiser(x) * 2
 
+@numba.njit
+def on_main(x):
+    return x + 1
+
+@numba.njit
+def on_thread(x):
+    return x * 2
+
 def attempt(fn, *args):
     try:
         return int(fn(*args))
@@ -74,6 +82,18 @@ for step in steps:
         out[step] = [attempt(raiser, 2), attempt(raiser, 9)]
     elif step == "caller2":
         out[step] = [attempt(caller2, 1), attempt(caller2, 8)]
+    elif step == "threads":  # a thread waiting to compile while the main thread compiles
+        import threading, time
+        from numba.core.compiler_lock import global_compiler_lock
+        with global_compiler_lock:
+            waiting = threading.Thread(target=on_thread, args=(4,))
+            waiting.start()
+            time.sleep(0.5)  # the thread is now blocked in Dispatcher.compile
+            out[step] = [attempt(on_main, 1)]
+            entry = on_main.overloads[on_main.signatures[0]].entry_point
+            out[step].append(type(entry).__name__)
+        waiting.join()
+        out[step].append(int(on_thread(4)))
     elif step == "disable":
         callee.disable_compile()
         out[step] = [attempt(callee, a, 5)]
@@ -136,6 +156,12 @@ def test_a_new_caller_links_a_nested_function_loaded_from_the_cache(tmp_path):
     assert warm["compiled"] == ["caller2"]
     assert warm["caller2"] == [4, ["ValueError", "too big", 8]]
     assert warm["counts"] == {"deferred": 1, "emitted_later": 0, "entries": 1, "called": 0}
+
+
+def test_a_thread_waiting_to_compile_does_not_make_a_top_level_compile_nested(tmp_path):
+    done = child("patched", "threads", tmp_path / "cache")
+    assert done["threads"] == [2, "builtin_function_or_method", 8]
+    assert done["counts"]["entries"] == 0
 
 
 def test_disable_compile_emits_the_lazy_overloads_first(tmp_path):
