@@ -35,7 +35,6 @@ import tempfile
 CHILD = r"""
 import importlib, sys, time
 from collections import defaultdict
-import numpy as np
 import sims.core.jit
 for name in sys.argv[2].split(",") if sys.argv[2] else ():
     importlib.import_module(f"sims.core.{name}").uninstall()
@@ -83,18 +82,11 @@ def noting(self, library, fndesc, env):
     return get_executable(self, library, fndesc, env)
 cpu.CPUContext.get_executable = noting
 
-import sims
-from balance.spec import RunSpec, resolve
-game = sys.argv[1]
-r = resolve(RunSpec(game=game, bots=("greedy",) * sims.load(game).seats, seed=1))
-args = (r.params, r.pool, r.decks, r.bot_ids, r.weights)
-event.register("numba:compile", Depth())
-c0 = time.process_time()
-r.game.play_chunk(*args, 1, 0, 1, tables=("games",))
-r.game.play_chunk(*args, 1, 0, 1)
-report = np.zeros(4, dtype=np.int64)
-r.game.check_games(r.params, r.pool.table, r.decks, r.bot_ids, r.weights, np.uint64(1), 0, 1, report)
-r.game.replay(*args, 1, 0)
+sys.path.insert(0, "benchmarks")
+from compile_calls import every_entry_point
+marks = []
+every_entry_point(sys.argv[1], lambda: (event.register("numba:compile", Depth()), marks.append(time.process_time())))
+c0 = marks[0]
 total = time.process_time() - c0
 split = defaultdict(float)
 count = defaultdict(int)

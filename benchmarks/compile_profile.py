@@ -46,20 +46,13 @@ def _short(t):  # a record type's name without its field list (thousands of char
     text = str(t)
     return text.split("[", 1)[0] + "[...]" if len(text) > 80 else text
 
-import numpy as np
-import sims
-from balance.spec import RunSpec, resolve
+sys.path.insert(0, "benchmarks")
+from compile_calls import every_entry_point
 game = sys.argv[1]
-r = resolve(RunSpec(game=game, bots=("greedy",) * sims.load(game).seats, seed=1))
-args = (r.params, r.pool, r.decks, r.bot_ids, r.weights)
 listener = Self()
-event.register("numba:compile", listener)
-c0 = time.process_time()
-r.game.play_chunk(*args, 1, 0, 1, tables=("games",))
-r.game.play_chunk(*args, 1, 0, 1)
-report = np.zeros(4, dtype=np.int64)
-r.game.check_games(r.params, r.pool.table, r.decks, r.bot_ids, r.weights, np.uint64(1), 0, 1, report)
-r.game.replay(*args, 1, 0)
+marks = []
+every_entry_point(game, lambda: (event.register("numba:compile", listener), marks.append(time.process_time())))
+c0 = marks[0]
 total = time.process_time() - c0
 ranked = sorted(listener.own.items(), key=lambda kv: -kv[1])
 print(f"{len(ranked)} functions, {sum(listener.n.values())} specialisations, {total:.1f} CPU-s compiling and running")
