@@ -10,7 +10,15 @@ the callee's CPython wrapper), which finalises the library through MCJIT (``add_
 dispatcher's cache then stores that object file. Nothing calls that code unless Python calls
 the callee itself. The same holds for the libraries Numba compiles only to be linked (internal
 subroutines, finalised when a caller links them). A Card Wars cold compile spent 4.9 of 44.5
-CPU-s on the machine code of its 128 nested libraries (``benchmarks/compile_llvm_split.py``).
+CPU-s on the machine code of its 128 nested libraries (``benchmarks/compile_llvm_split.py``,
+load 1.4; with the patch 0.1 of 40.4, load 1.3).
+
+Figures (2026-11-24, side by side against 6f4cc2f, ``benchmarks/compile_time.py --game G
+--against DIR --rounds 2``, medians, every entry point, load 3.3-5.7 from other jobs): cold
+compile CPU-s Card Wars 46.9 -> 43.1 (x0.918), Cardia 24.1 -> 21.7 (x0.903), Blessings 14.5 ->
+13.1 (x0.900), CardRPG 18.7 -> 14.9 (x0.800), Cardinger 16.4 -> 14.8 (x0.903); Card Wars' warm
+start 0.74 CPU-s. Kernel: Card Wars greedy/greedy 21,352 -> 21,148 games per CPU-second (x0.99,
+3 alternating rounds, load 4), 335,816 -> 334,021 instructions a game under callgrind.
 
 The patch. A library's life is split in two: *optimised* (linked, O3 module passes, verified,
 its dynamic globals scanned: everything a caller needs to link it) and *emitted* (added to
@@ -64,7 +72,6 @@ import hashlib
 import inspect
 import weakref
 
-from llvmlite import binding as ll
 from numba.core import codegen, compiler, config, cpu, dispatcher, environment, typed_passes
 from numba.core.compiler_lock import global_compiler_lock
 
@@ -270,7 +277,7 @@ def _unserialize(cls, codegen_, state):
         return _state["original"]["_unserialize"].__func__(cls, codegen_, state)
     self = codegen_.create_library(name)
     assert isinstance(self, cls)
-    self._final_module = ll.parse_bitcode(data)
+    self._final_module = codegen.ll.parse_bitcode(data)  # llvmlite.binding: sims imports only numba
     self._lazy_defer = isinstance(self, codegen.JITCodeLibrary)
     self._finalize_final_module()
     return self
