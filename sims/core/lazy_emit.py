@@ -17,8 +17,9 @@ Figures (2026-11-24, side by side against 6f4cc2f, ``benchmarks/compile_time.py 
 --against DIR --rounds 2``, medians, every entry point, load 3.3-5.7 from other jobs): cold
 compile CPU-s Card Wars 46.9 -> 43.1 (x0.918), Cardia 24.1 -> 21.7 (x0.903), Blessings 14.5 ->
 13.1 (x0.900), CardRPG 18.7 -> 14.9 (x0.800), Cardinger 16.4 -> 14.8 (x0.903); Card Wars' warm
-start 0.74 CPU-s. Kernel: Card Wars greedy/greedy 21,352 -> 21,148 games per CPU-second (x0.99,
-3 alternating rounds, load 4), 335,816 -> 334,021 instructions a game under callgrind.
+start 0.74 CPU-s. Quiet (load 0.1-0.9): Card Wars 46.9 -> 42.2 (x0.899). Kernel: Card Wars
+greedy/greedy 21,275 -> 21,282 games per CPU-second quiet (x1.00, 3 alternating rounds; x0.99 at
+load 4), 335,816 -> 334,021 instructions a game under callgrind.
 
 The patch. A library's life is split in two: *optimised* (linked, O3 module passes, verified,
 its dynamic globals scanned: everything a caller needs to link it) and *emitted* (added to
