@@ -37,8 +37,6 @@ checked (hashes below); otherwise it does nothing and warns once, and compilatio
 from __future__ import annotations
 
 import copy
-import hashlib
-import inspect
 
 from numba.core import inline_closurecall, ir
 
@@ -77,8 +75,7 @@ def _source_hash() -> str:
     worker = inline_closurecall.InlineWorker
     inline_function = _state.get("original", worker.inline_function)
     parts = (worker.inline_ir, inline_function, worker.run_untyped_passes)
-    text = "".join(inspect.getsource(part) for part in parts)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return patch_guard.source_hash(parts)
 
 
 def _inline_function(self, caller_ir, block, i, function, arg_typs=None):

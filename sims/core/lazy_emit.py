@@ -69,8 +69,6 @@ does nothing. ``tests/sims/core/test_lazy_emit.py``.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import weakref
 
 from numba.core import codegen, compiler, config, cpu, dispatcher, environment, typed_passes
@@ -134,8 +132,7 @@ def _relied_on():
 
 
 def _source_hash() -> str:
-    text = "".join(inspect.getsource(part) for part in _relied_on())
-    return hashlib.sha256(text.encode()).hexdigest()
+    return patch_guard.source_hash(_relied_on())
 
 
 class LazyEntry:

@@ -30,7 +30,6 @@ CPU-s side by side (one pair, load 10); 0.5-1.7 CPU-s less in each game's IR-dig
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 
 from numba.core import ir, targetconfig
@@ -52,8 +51,7 @@ def _source_hash() -> str:
         targetconfig._MetaTargetConfig.__init__,
         _state["original"].get("rec", ir.Inst._rec_list_vars),
     )
-    text = "".join(inspect.getsource(part) for part in parts)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return patch_guard.source_hash(parts)
 
 
 def _getter_code():

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numba
 
@@ -26,3 +28,9 @@ def checked(name: str, hashes: dict[str, str], source_hash: Callable[[], str], n
         stacklevel=3,
     )
     return False
+
+
+def source_hash(parts: Iterable[object]) -> str:
+    """The sha256 of the source of ``parts`` (Numba functions a patch replaces or relies on), joined in order."""
+    text = "".join(inspect.getsource(part) for part in parts)
+    return hashlib.sha256(text.encode()).hexdigest()
