@@ -216,7 +216,7 @@ def weakest_slot(s, p: int) -> tuple:
     return best_slot, best
 
 
-@hot
+@kernel
 def play_or_retire(s, p: int) -> int:
     """Return the PLAY (or, with a full field, RETIRE) worth making for seat ``p`` now, or NO_ACTION."""
     if s.meta.plays_left <= 0:
@@ -395,7 +395,7 @@ def best_field_action(s, p: int, threat: float, hold: bool, cycle: float) -> tup
     return field_action(s, p, threat, hold, cycle)
 
 
-@hot
+@kernel
 def greedy_field_action(s, p: int) -> tuple:
     """Return ``field_action`` without threat, hold and cycle terms (greedy): compiled with those constants,
     so the target loop carries no tuned-only test."""

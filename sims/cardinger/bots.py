@@ -76,7 +76,7 @@ def winning_steal(s, p: int) -> int:
     return NO_ACTION
 
 
-@kernel
+@hot
 def greedy(s) -> int:
     """Return the greedy choice for the mover: cheapest payment, a winning score, the best priced play,
     then the most valuable action over the whole field if it is worth more than ``act_min``."""
