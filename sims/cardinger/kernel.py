@@ -329,7 +329,7 @@ def end_turn(s) -> None:
 # -- games ------------------------------------------------------------------------------------
 
 
-@hot
+@kernel
 def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
     """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
 
