@@ -21,7 +21,7 @@
  * Build (twin.py builds these; flags used for every figure):
  *   gcc -O3 -march=native -ffp-contract=off -o twin cardinger_twin.c -lm                # games only
  *   gcc -O3 -march=native -ffp-contract=off -DTALLY -o twin_tally cardinger_twin.c -lm  # + kernel bookkeeping
- *   ... -DKERNEL_CALLS, -DCONST_PARAMS (see below)
+ *   ... -DKERNEL_CALLS, -DKERNEL_CALLS_NOW, -DCONST_PARAMS (see below)
  * -ffp-contract=off: no fused multiply-add. Numba (LLVM without fast-math) does not contract
  * a*b+c either, and the bot compares sums such as value + 0.5 * (hp - printed hp) with strict
  * < and >, so a fused rounding could flip a tie-break.
@@ -33,6 +33,9 @@
  *                 replay-log on/off test at each event) and writes the seats rows as well:
  *                 the same internal work as the kernel's `games,seats` run.
  *   -DKERNEL_CALLS the functions marked KFN are noinline (an experiment: the cost of calls).
+ *   -DKERNEL_CALLS_NOW only the functions marked KCALL are noinline: those the kernel's compiled
+ *                 game loop still calls (set_up, build_decks, deal, replenish, gain_points,
+ *                 leave_field, play_or_retire, best_field_action; RULES.md §11, eighth pass).
  *   -DCONST_PARAMS the modern numbers (hand limit 10, ...) as compile-time constants instead
  *                 of fields read at run time (the kernel reads them from s.params).
  *
@@ -54,6 +57,13 @@
 #define KFN static __attribute__((noinline))
 #else
 #define KFN static inline
+#endif
+/* KCALL marks the KFN functions that are still calls in the kernel's compiled game loop today:
+ * -DKERNEL_CALLS_NOW keeps only these noinline (-DKERNEL_CALLS: every KFN function). */
+#if defined(KERNEL_CALLS) || defined(KERNEL_CALLS_NOW)
+#define KCALL static __attribute__((noinline))
+#else
+#define KCALL static inline
 #endif
 
 /* ---------------------------------------------------------------- constants (state.py) */
@@ -288,12 +298,12 @@ static inline int reached_target(Game *g, const Ctx *C, int p) {
 }
 
 /* kernel.gain_points: add n points; return 1 if that one gain wins at once (R10) */
-KFN int gain_points(Game *g, const Ctx *C, int p, int n, int source) {
+KCALL int gain_points(Game *g, const Ctx *C, int p, int n, int source) {
     add_points(g, p, n, source);
     return reached_target(g, C, p);
 }
 
-KFN void replenish(Game *g, const Ctx *C, int p) {
+KCALL void replenish(Game *g, const Ctx *C, int p) {
     (void)C;
     int n = g->discard_n[p];
     if (n == 0) return;
@@ -326,10 +336,10 @@ KFN int pick_card(Game *g, const Ctx *C, int total_cost) {
 
 KFN void start_turn(Game *g, const Ctx *C);
 
-KFN void build_decks(Game *g, const Ctx *C);
-KFN void deal(Game *g, const Ctx *C);
+KCALL void build_decks(Game *g, const Ctx *C);
+KCALL void deal(Game *g, const Ctx *C);
 
-KFN void set_up(Game *g, const Ctx *C, int64_t game, uint64_t seed) {
+KCALL void set_up(Game *g, const Ctx *C, int64_t game, uint64_t seed) {
     g->game = game;
     g->seed = seed;
     g->turn = g->mover = g->first_seat = 0;
@@ -361,7 +371,7 @@ KFN void set_up(Game *g, const Ctx *C, int64_t game, uint64_t seed) {
     start_turn(g, C);
 }
 
-KFN void build_decks(Game *g, const Ctx *C) { /* R2: recommended random, each seat its own full set */
+KCALL void build_decks(Game *g, const Ctx *C) { /* R2: recommended random, each seat its own full set */
     int size = DECK_SIZE;
     for (int p = 0; p < 2; p++) {
 #ifdef TALLY
@@ -382,7 +392,7 @@ KFN void build_decks(Game *g, const Ctx *C) { /* R2: recommended random, each se
     }
 }
 
-KFN void deal(Game *g, const Ctx *C) { /* kernel.deal: shuffle, opening hands */
+KCALL void deal(Game *g, const Ctx *C) { /* kernel.deal: shuffle, opening hands */
     int size = DECK_SIZE;
     for (int p = 0; p < 2; p++) {
         for (int k = 0; k < size; k++) {
@@ -454,7 +464,7 @@ KFN void end_turn(Game *g, const Ctx *C) {
 }
 
 /* ---------------------------------------------------------------- the field and actions (actions.py) */
-KFN void leave_field(Game *g, int p, int slot, int *out) {
+KCALL void leave_field(Game *g, int p, int slot, int *out) {
     int c = g->fcard[p][slot];
     int n = g->fn[p] - 1;
     for (int k = slot; k < n; k++) {
@@ -758,7 +768,7 @@ KFN int weakest_slot(const Game *g, const Ctx *C, int p, double *out) {
     return weak_slot;
 }
 
-KFN int play_or_retire(const Game *g, const Ctx *C, int p) {
+KCALL int play_or_retire(const Game *g, const Ctx *C, int p) {
     if (g->plays_left <= 0) return NO_ACTION;
     const double *w = C->w[p];
     int full = g->fn[p] >= FIELD_LIMIT;
@@ -891,7 +901,7 @@ KFN int card_action(const Game *g, const Ctx *C, int p, int slot, int scorers, i
     return best_a;
 }
 
-KFN int best_field_action(const Game *g, const Ctx *C, int p, double *out) {
+KCALL int best_field_action(const Game *g, const Ctx *C, int p, double *out) {
     int drawable;
     int scorers = prosperity_outlook(g, C, p, &drawable);
     double best = -INFINITY;

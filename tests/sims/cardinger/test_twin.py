@@ -47,3 +47,14 @@ def test_the_twin_refuses_rules_it_does_not_implement(tmp_path, key, value):
     inputs.write_text(text)
     with pytest.raises(twin.TwinError, match="implements only the modern variant"):
         twin.run(binary, inputs, 10, 1)
+
+
+@pytest.mark.parametrize("defines", [("KERNEL_CALLS",), ("KERNEL_CALLS_NOW",)])
+def test_the_calls_variants_play_the_same_games(tmp_path, defines):
+    """``-DKERNEL_CALLS`` / ``-DKERNEL_CALLS_NOW`` only keep functions out of line: same games, same decisions."""
+    inputs = tmp_path / "inputs.txt"
+    inputs.write_text(twin.inputs_text())
+    plain = twin.run(twin.build(tmp_path), inputs, 300, 11)
+    calls = twin.run(twin.build(tmp_path, defines), inputs, 300, 11)
+    assert (calls["checksum"], calls["decisions"]) == (plain["checksum"], plain["decisions"])
+    assert plain["decisions"] > 100 * 300
