@@ -347,11 +347,10 @@ def apply_action(s, action: int) -> None:
     """Apply one encoded legal action of the mover in place; END also runs phases 4 and 1."""
     m = s.meta
     kind, i = action_kind(action), action_i(action)
-    if kind < ActionKind.PAY:  # two levels of at most three kinds: branches, not an indirect jump through a table
-        if kind == ActionKind.END:
-            rules.end_turn(s)
-        else:
-            play_card(s, i)
+    if kind == ActionKind.END:
+        rules.end_turn(s)
+    elif kind == ActionKind.PLAY:
+        play_card(s, i)
     elif kind == ActionKind.PAY:
         pay_cost(s, i)
     elif kind == ActionKind.RETIRE:
