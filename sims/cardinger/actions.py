@@ -71,8 +71,7 @@ def leave_field(s, p: int, slot: int) -> int:
 def destroy(s, p: int, slot: int, by: int) -> None:
     """Destroy seat ``p``'s card at ``slot`` in place (to its owner's discard, R18); ``by`` = destroyer or NO_CARD."""
     c = leave_field(s, p, slot)
-    if s.meta.record_cards:
-        s.tally.cards[p, c].times_destroyed += 1
+    s.tally.cards[p, c].times_destroyed += 1
     rules.log_event(s, EventKind.DESTROY, p, by, c, 0, 0)
 
 
@@ -194,11 +193,10 @@ def play_card(s, i: int) -> None:
     m.plays_left -= 1  # R4: counts plays; cost cards do not count
     m.plays += 1
     s.tally.seats[p].cards_played += 1
-    if m.record_cards:
-        r = s.tally.cards[p, c]
-        r.times_played += 1
-        if r.first_played_turn == NEVER:
-            r.first_played_turn = m.turn
+    r = s.tally.cards[p, c]
+    r.times_played += 1
+    if r.first_played_turn == NEVER:
+        r.first_played_turn = m.turn
     rules.log_event(s, EventKind.PLAY, p, c, NO_CARD, s.cards[c].cost, 0)
     m.pending_card, m.pending_cost = c, s.cards[c].cost
     if m.pending_cost > 0:
@@ -212,8 +210,7 @@ def pay_cost(s, i: int) -> None:
     p = m.mover
     c = take_from_hand(s, p, i)
     push(s.piles.discard, s.piles.discard_n, p, c)
-    if m.record_cards:
-        s.tally.cards[p, c].times_discarded += 1
+    s.tally.cards[p, c].times_discarded += 1
     rules.log_event(s, EventKind.PAY, p, c, m.pending_card, 0, 0)
     m.pending_cost -= 1
     if m.pending_cost == 0:
@@ -264,14 +261,12 @@ def hit(s, p: int, c: int, t: int) -> int:
     """Deal exactly 1 damage from seat ``p``'s card ``c`` to opposing slot ``t`` in place (R8); 1 if it is destroyed."""
     o = 1 - p
     s.field.hp[o, t] -= 1
-    if s.meta.record_cards:
-        s.tally.cards[p, c].damage_dealt += 1
+    s.tally.cards[p, c].damage_dealt += 1
     rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
     if s.field.hp[o, t] > 0:
         return 0
     destroy(s, o, t, np.int64(c))  # to its owner's discard pile (R18)
-    if s.meta.record_cards:
-        s.tally.cards[p, c].cards_destroyed += 1
+    s.tally.cards[p, c].cards_destroyed += 1
     s.tally.seats[p].cards_destroyed += 1
     return 1
 
@@ -309,8 +304,7 @@ def take_draw_action(s, slot: int) -> None:
     n = min(s.cards[c].draw, s.piles.deck_n[p], s.params.hand_limit - s.piles.hand_n[p])  # E14
     s.field.acts[p, slot] = 0
     s.tally.seats[p].draws += 1
-    if s.meta.record_cards:
-        s.tally.cards[p, c].cards_drawn += n
+    s.tally.cards[p, c].cards_drawn += n
     rules.log_event(s, EventKind.DRAW_ACTION, p, c, NO_CARD, n, 0)
     for _ in range(n):
         rules.log_event(s, EventKind.DRAWN, p, rules.draw(s, p), c, 0, 0)

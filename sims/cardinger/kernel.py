@@ -150,11 +150,10 @@ def draw(s, p: int) -> int:
         return NO_CARD
     c = pop_top(s.piles.deck, s.piles.deck_n, p)
     push(s.piles.hand, s.piles.hand_n, p, c)
-    if s.meta.record_cards:  # else no one reads tally.cards (kernel.play_batch)
-        r = s.tally.cards[p, c]
-        r.times_drawn += 1
-        if r.first_drawn_turn == NEVER:
-            r.first_drawn_turn = s.meta.turn
+    r = s.tally.cards[p, c]
+    r.times_drawn += 1
+    if r.first_drawn_turn == NEVER:
+        r.first_drawn_turn = s.meta.turn
     return c
 
 
