@@ -52,9 +52,9 @@ inline_copy.install()
 numba_speedups.install()
 lazy_emit.install()
 
-kernel = numba.njit(cache=True, nogil=True)
+kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 
-hot = numba.njit(cache=True, nogil=True, inline="always")
+hot = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, inline="always")
 """The preset for a small function on a kernel's per-decision path: Numba copies its body
 into every caller (``inline="always"``, at the IR level) instead of compiling a call.
 
@@ -65,7 +65,7 @@ for functions that are small or called from few places, and measure the cold com
 (``benchmarks/compile_time.py``). Called from Python, such a function runs as any other.
 """
 
-nonzero_div = numba.njit(cache=True, nogil=True, error_model="numpy")
+nonzero_div = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, error_model="numpy")
 """The ``kernel`` preset for a small function whose every division is by a value proven non-zero
 (a validated parameter >= 1, or an operand its own branch has shown to be >= 2): Numba's numpy
 error model compiles each division without the zero test and the exception path behind it.
