@@ -78,7 +78,7 @@ from sims.core import patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of the functions listed in _RELIED_ON
-    "0.68.1": "2fd5ec6cce7cbc4578b40fe44e2ad8903355f0e6e97aa6472de00d73fbda7924",
+    "0.68.1": "e06c58738688543079a3c8f9957689c18e363cac14164a8a1ccd9362912fc74f",
 }
 
 _state: dict = {
@@ -88,6 +88,8 @@ _state: dict = {
     "sigs": [],
     "deferred": 0,
     "emitted_later": 0,
+    "unoptimised": 0,
+    "optimised_later": 0,
     "entries": 0,
     "called": 0,
 }
@@ -106,6 +108,7 @@ def _relied_on():
     lib, jit, disp = codegen.CPUCodeLibrary, codegen.JITCodeLibrary, dispatcher.Dispatcher
     return (
         lib.finalize,
+        own(lib, "_optimize_final_module"),
         own(lib, "_finalize_final_module"),
         own(lib, "add_linking_library"),
         own(lib, "serialize_using_object_code"),
@@ -200,10 +203,15 @@ def _set_referenced_envs(library) -> None:
 
 
 def _emit(library) -> None:
-    """Add an optimised-only library to MCJIT and finalise it (what Numba did at finalisation)."""
+    """Run the module passes a linkable library skipped, add it to MCJIT and finalise it (what
+    Numba did at finalisation)."""
     if not _pending(library):
         return
     library._lazy_pending = False
+    if library.__dict__.pop("_lazy_unoptimised", False):
+        _state["original"]["_optimize_final_module"](library)
+        library._final_module.verify()
+        _state["optimised_later"] += 1
     cleanup = library._codegen._add_module(library._final_module)
     if cleanup:
         weakref.finalize(library, cleanup)
@@ -212,8 +220,19 @@ def _emit(library) -> None:
     _state["emitted_later"] += 1
 
 
+def _optimize_final_module(self):
+    """``CPUCodeLibrary._optimize_final_module``: skipped for a library marked to defer (its
+    module is linked into callers, whose module passes optimise it; ``_emit`` runs them if
+    something runs it); otherwise Numba's."""
+    if self.__dict__.get("_lazy_defer", False):
+        self._lazy_unoptimised = True
+        _state["unoptimised"] += 1
+        return
+    _state["original"]["_optimize_final_module"](self)
+
+
 def _finalize_final_module(self):
-    """``CPUCodeLibrary._finalize_final_module``: optimised-only when the library was marked to
+    """``CPUCodeLibrary._finalize_final_module``: linkable only when the library was marked to
     defer; otherwise Numba's, then the referenced environments filled."""
     if not self.__dict__.pop("_lazy_defer", False):
         _state["original"]["_finalize_final_module"](self)
@@ -277,6 +296,7 @@ def _unserialize(cls, codegen_, state):
     assert isinstance(self, cls)
     self._final_module = codegen.ll.parse_bitcode(data)  # llvmlite.binding: sims imports only numba
     self._lazy_defer = isinstance(self, codegen.JITCodeLibrary)
+    self._lazy_unoptimised = True  # cached before its module passes (see _optimize_final_module)
     self._finalize_final_module()
     return self
 
@@ -336,6 +356,7 @@ def _disable_compile(self, val=True):
 
 
 _PATCHES = (
+    (codegen.CPUCodeLibrary, "_optimize_final_module", _optimize_final_module),
     (codegen.CPUCodeLibrary, "_finalize_final_module", _finalize_final_module),
     (codegen.CPUCodeLibrary, "add_linking_library", _add_linking_library),
     (codegen.CPUCodeLibrary, "serialize_using_object_code", _serialize_using_object_code),
@@ -391,3 +412,9 @@ def installed() -> bool:
 def counts() -> dict[str, int]:
     """Libraries only optimised, emitted later, lazy entry points made and called since the process started."""
     return {k: _state[k] for k in ("deferred", "emitted_later", "entries", "called")}
+
+
+def module_passes() -> tuple[int, int]:
+    """Libraries whose module passes were skipped (linked into callers) and run later (before emission)
+    since the process started."""
+    return _state["unoptimised"], _state["optimised_later"]
