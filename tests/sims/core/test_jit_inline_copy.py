@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -14,6 +15,8 @@ from sims.core import inline_copy
 # Nested inline="always" calls, loops and branches (many blocks and variables in every callee),
 # compiled without a cache in a fresh interpreter, so that Numba's global counters (labels,
 # unique names) run the same in both processes and the LLVM IR can be compared as text.
+# ``locals`` (argv[2] == "locals"): ``entry`` declares a local's type, so the callees' untyped IR
+# is made afresh for each inlined call (not reused: see the module).
 CHILD = r"""
 import json, sys
 import numpy as np
@@ -50,31 +53,58 @@ def upper(a, n):
             best = s
     return best
 
-@numba.njit
+@numba.njit(locals={"r": numba.int64} if sys.argv[2] == "locals" else {})
 def entry(a, n):
-    return upper(a, n) + middle(a, n) - leaf(n, 3)
+    r = upper(a, n) + middle(a, n) - leaf(n, 3)
+    return r
 
 a = np.arange(-7, 23, dtype=np.int64)
 results = [int(entry(a, n)) for n in (0, 1, 5, 17)]
 sig = entry.signatures[0]
-print(json.dumps({"llvm": entry.inspect_llvm(sig), "results": results, "copies": inline_copy.copies()}))
+out = {"llvm": entry.inspect_llvm(sig), "asm": entry.inspect_asm(sig), "results": results}
+out.update(copies=inline_copy.copies(), untyped=inline_copy.untyped_irs())
+print(json.dumps(out))
 """
 
 
-def compile_child(mode: str) -> dict:
+def compile_child(mode: str, entry: str = "plain") -> dict:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
-    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
+    cmd = [sys.executable, "-c", CHILD, mode, entry]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
     out = out.stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
+def without_names(llvm: str) -> str:
+    """The LLVM IR with every value and block name replaced by one placeholder."""
+    return re.sub(r"%[\w.$]+|\bB\d+[\w.]*", "%_", llvm)
+
+
 def test_patched_inliner_emits_the_same_code_as_numbas():
-    numbas, patched = compile_child("numba"), compile_child("patched")
+    numbas, patched = compile_child("numba", "locals"), compile_child("patched", "locals")
     assert numbas["copies"] == [0, 0]
     kept, shared = patched["copies"]
     assert kept == shared > 0  # every callee block edited in place once and copied (unedited) once
+    assert patched["untyped"] == [0, 0]  # a caller with ``locals``: no IR reused
     assert patched["results"] == numbas["results"]
     assert patched["llvm"] == numbas["llvm"]
+
+
+def test_reused_untyped_irs_give_the_same_machine_code_as_numbas():
+    numbas, patched = compile_child("numba"), compile_child("patched")
+    assert numbas["untyped"] == [0, 0]
+    # leaf, middle, upper: each callee's untyped passes run once (middle's and upper's with their
+    # own inlines done), every other inlined call copies the cached IR once
+    built, reused = patched["untyped"]
+    assert built == 3
+    assert reused > 0
+    assert patched["copies"][0] == 0
+    assert patched["results"] == numbas["results"]
+    assert patched["asm"] == numbas["asm"]
+    # the same IR but for names: an inlined variable's name holds its callee's unique id, one id
+    # for every copy of a cached IR instead of one per copy (and block labels are numbered on)
+    assert without_names(patched["llvm"]) == without_names(numbas["llvm"])
+    assert patched["llvm"] != numbas["llvm"]
 
 
 def test_the_patch_is_active_in_every_game():
