@@ -7,7 +7,7 @@ from sims.cardwars import flow
 from sims.cardwars import stats as sx
 from sims.cardwars.state import CardType, Count, Effect, Part, Special, Stat
 from sims.cardwars.weights import W
-from sims.core.jit import hot
+from sims.core.jit import hot, inlined
 
 NEG = -1e9
 
@@ -18,13 +18,13 @@ def wt(s, p: int, i: int) -> float:
     return s.scratch.weights[p, i]
 
 
-@hot
+@inlined
 def cval(s, p: int, atk: int, left: int) -> float:
     """Return seat ``p``'s value of a Creature with ATK ``atk`` and DEF left ``left``."""
     return wt(s, p, W.ATK) * max(atk, 0) + wt(s, p, W.DEF) * max(left, 0) + wt(s, p, W.BODY)
 
 
-@hot
+@inlined
 def creature_value(s, p: int, q: int, lane: int) -> float:
     """Return seat ``p``'s value of the Creature at ``(q, lane)`` (0 if none)."""
     b = s.board
@@ -33,7 +33,7 @@ def creature_value(s, p: int, q: int, lane: int) -> float:
     return cval(s, p, b.cr_atk[q, lane], b.cr_def[q, lane] - b.cr_dmg[q, lane])
 
 
-@hot
+@inlined
 def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta: int) -> float:
     """Return seat ``p``'s value of its Creature (ATK ``atk``, DEF left ``left``) fighting in ``lane`` now.
 
@@ -53,7 +53,7 @@ def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta:
     return v
 
 
-@hot
+@inlined
 def current_fight(s, p: int, lane: int) -> float:
     """Return the value of seat ``p``'s Creature in ``lane`` fighting this turn (0 if it cannot)."""
     b = s.board
@@ -64,7 +64,7 @@ def current_fight(s, p: int, lane: int) -> float:
     )
 
 
-@hot
+@inlined
 def static_value(s, p: int, c: int) -> float:
     """Return seat ``p``'s value of card ``c`` out of play (discards, Ogre Gas)."""
     k = s.cards[c]
