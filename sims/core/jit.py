@@ -21,9 +21,7 @@ whole game's compile is identical: ``benchmarks/cardia_ir_digest.py``).
 And ``sims.core.lazy_emit`` (same guard): the machine code of a function compiled only because a
 caller's typing needed it (a nested compile, whose IR the caller links) is emitted only when
 something runs it (a Python call of that function); Card Wars' cold compile spent 4.9 CPU-s on
-it. Its module passes (O3) are not run either: the top-level caller's run over the linked module,
-so the tree is optimised once instead of once per level (Card Wars O3 7.3 -> 1.5 CPU-s). The games
-are the same; the top-level IR is not byte-identical (see that module).
+it. The games are the same; the top-level IR is not byte-identical (see that module).
 
 ``inline_copy`` also makes a ``@hot`` callee's untyped IR once per function and reuses it for every
 inlined call (Card Wars: 92 made, 311 reused, instead of 730 made).
