@@ -83,11 +83,13 @@ per play, inlined by LLVM into the bots' evaluation): kernel CPU x1.01 side by s
 
 inlined = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, forceinline=True)
 """The preset for a small function copied into many callers (as ``hot``'s are), compiled once per
-signature instead: LLVM inlines it (``alwaysinline``) into every caller when the top-level module
+signature instead: LLVM inlines it (``alwaysinline``) into every caller when the caller's module
 is optimised, so the kernel's code keeps no call, but Numba types and lowers its body once
 instead of at every call site (``hot`` copies the IR, and each copy is typed, lowered and
-optimised again). Use it for a leaf of the per-decision path called from many places (Card Wars'
-fight and creature values: cold compile -5.6 CPU-s of 37.9 in one pair). It must not call a
+optimised again). Each library that links it inlines it again in its own module passes, so keep
+it to small leaves. Use it for a leaf of the per-decision path called from many places (Card
+Wars' fight and creature values, 11 functions: see RULES.md §13 for the figures, and that its
+kernel measured x0.98 side by side). It must not call a
 ``kernel``: Numba compiles a callee with its caller's ``forceinline`` when it sets none, so that
 kernel would be inlined into every caller too (``tests/sims/core/test_presets.py``).
 """
