@@ -34,7 +34,7 @@ from sims.cardwars.state import (
 from sims.cardwars.stats import refresh  # noqa: F401  (kernel.refresh: scenarios)
 from sims.core import rng
 from sims.core.driver import audit, logged_events
-from sims.core.jit import hot, kernel
+from sims.core.jit import hot, kernel, top_kernel
 from sims.core.records import NO_REPORT, no_rows
 
 
@@ -233,7 +233,7 @@ def write_records(s, bot_ids, record_cards: int, record_turns: int, games, seats
         counts[3] += 1
 
 
-@kernel
+@top_kernel
 def drive(
     params, cards, decks, bot_ids, weights, root_seed, first_game, n_games, record_cards, record_turns,
     games, seats, cards_out, turns, counts, report, log_on,

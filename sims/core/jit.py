@@ -21,7 +21,9 @@ whole game's compile is identical: ``benchmarks/cardia_ir_digest.py``).
 And ``sims.core.lazy_emit`` (same guard): the machine code of a function compiled only because a
 caller's typing needed it (a nested compile, whose IR the caller links) is emitted only when
 something runs it (a Python call of that function); Card Wars' cold compile spent 4.9 CPU-s on
-it. The games are the same; the top-level IR is not byte-identical (see that module).
+it. Under a ``top_kernel`` their module passes (O3) are not run either: the top-level library's run
+over the linked module, so the tree is optimised once instead of once per level (Card Wars O3 7.3
+-> 1.5 CPU-s). The games are the same; the top-level IR is not byte-identical (see that module).
 
 ``inline_copy`` also makes a ``@hot`` callee's untyped IR once per function and reuses it for every
 inlined call (Card Wars: 92 made, 311 reused, instead of 730 made).
@@ -59,6 +61,16 @@ numba_speedups.install()
 lazy_emit.install()
 
 kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+
+
+def top_kernel(fn):
+    """The ``kernel`` preset for a game's one top-level loop (called from Python) whose callees are
+    optimised only in its module (``lazy_emit.optimise_at_top``): LLVM's module passes run once over
+    the linked tree instead of once per level. Card Wars' ``drive``: cold compile about -5 CPU-s,
+    kernel x1.01 side by side; it changes the code, so measure a game's kernel before using it
+    (Blessings' ran x0.97)."""
+    return lazy_emit.optimise_at_top(kernel(fn))
+
 
 hot = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, inline="always")
 """The preset for a small function on a kernel's per-decision path: Numba copies its body

@@ -21,11 +21,11 @@ start 0.74 CPU-s. Quiet (load 0.1-0.9): Card Wars 46.9 -> 42.2 (x0.899). Kernel:
 greedy/greedy 21,275 -> 21,282 games per CPU-second quiet (x1.00, 3 alternating rounds; x0.99 at
 load 4), 335,816 -> 334,021 instructions a game under callgrind.
 
-The patch. A library's life is split in two: *optimised* (linked, O3 module passes, verified,
-its dynamic globals scanned: everything a caller needs to link it) and *emitted* (added to
-MCJIT and finalised). A library that a caller links before it was finalised, one whose entry
+The patch. A library's life is split in two: *linkable* (linked, verified, its dynamic globals
+scanned: everything a caller needs to link it) and *emitted* (O3 module passes, added to MCJIT
+and finalised). A library that a caller links before it was finalised, one whose entry
 point a nested compile asks for, and one loaded from a ``bitcode`` cache entry are only
-optimised; they are emitted the first time something asks for an address
+linkable; they are emitted the first time something asks for an address
 (``get_pointer_to_function``) or for their object code. A nested compile's entry point is a
 ``LazyEntry``: the dispatcher records the overload (callers type and link it as before) but
 leaves it out of its C dispatch table, which accepts only a real ``PyCFunction``. If Python
@@ -37,9 +37,20 @@ all first (the C table then resolves by conversion and must see every overload).
 ``LazyEntry`` stays the overload's ``entry_point``: it is the key under which Numba registered
 the implementation that callers link (``insert_user_function``).
 
+Module passes once, at the top (opt-in: ``optimise_at_top``, the ``top_kernel`` preset). While a
+marked top-level dispatcher compiles, a linkable library's module is not optimised (each
+function's own passes ran when its IR was added): the top-level library runs the module passes
+(O3) once over the linked module, callees included, where Numba optimised each library's module at
+its own finalisation and then again inside every ancestor's, once per level. Card Wars: O3 7.3
+CPU-s over 132 libraries, 1.5 of them for ``drive``; after, 1.5 for ``drive`` alone (load 3-4);
+cold compile 45.2 -> 39.0 CPU-s side by side with the cfunc wrappers gone too (load 4, 2 pairs);
+kernel x1.01. Opt-in because the code differs: the same change for every game cost Blessings'
+kernel x0.97 side by side (3 rounds) and Cardinger, Cardia and CardRPG about x0.99. A library
+emitted later (a Python call) runs its module passes first, as Numba would have.
+
 Cache. A library not yet emitted has no object code: its cache entry is Numba's ``bitcode``
-kind (the optimised module), which Numba's own loader reads too; this patch loads it
-optimised-only (a nested load stays lazy; a Python call emits it). A top-level entry (called
+kind (the linkable module), which Numba's own loader reads too; this patch loads it
+linkable only (a nested load stays lazy; a Python call emits it). A top-level entry (called
 from Python) is emitted at once, as before, so a warm start loads its object code with nothing
 to compile.
 
@@ -54,12 +65,13 @@ slot its module refers to, as Numba does when it loads a library from the cache
 What changes in the code. Numba's emission is not read-only: MCJIT runs the code generator's
 IR passes (``CodeGenPrepare`` and others: an atomic decrement becomes an x86 intrinsic, returns
 are duplicated, ...) on the module in place, and a caller links its callees' modules as they are
-then, rewritten. Without the emission, callers link their callees as optimised, so every module
-that links a callee differs from Numba's (``benchmarks/cardia_ir_digest.py --game G --without
+then, rewritten. Without the emission, callers link their callees as optimised (since the
+module passes moved to the top: as lowered), so every module that links a callee differs from Numba's (``benchmarks/cardia_ir_digest.py --game G --without
 lazy_emit``; Card Wars: the first 9 of 132 modules identical, 47 different; ``drive``, the one
 top-level module, 71 functions and 34,001 instruction lines instead of 72 and 34,859). No lazy
 scheme avoids that: the rewritten IR exists only by running the code generator, whose cost is
-what is saved. The code generator's rewrites keep the semantics: every game's digest
+what is saved. Optimising once at the top inlines differently (Card Wars' ``drive``: 71 functions
+left instead of 70). The code generator's rewrites and the inlining keep the semantics: every game's digest
 (``benchmarks/<game>_digest.py``) is the same, cold and warm.
 
 Safety. As ``sims.core.inline_copy``: installed only on a Numba version whose source of the
@@ -78,16 +90,19 @@ from sims.core import patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of the functions listed in _RELIED_ON
-    "0.68.1": "2fd5ec6cce7cbc4578b40fe44e2ad8903355f0e6e97aa6472de00d73fbda7924",
+    "0.68.1": "e06c58738688543079a3c8f9957689c18e363cac14164a8a1ccd9362912fc74f",
 }
 
 _state: dict = {
     "installed": False,
     "original": {},
     "depth": 0,
+    "top": None,
     "sigs": [],
     "deferred": 0,
     "emitted_later": 0,
+    "unoptimised": 0,
+    "optimised_later": 0,
     "entries": 0,
     "called": 0,
 }
@@ -106,6 +121,7 @@ def _relied_on():
     lib, jit, disp = codegen.CPUCodeLibrary, codegen.JITCodeLibrary, dispatcher.Dispatcher
     return (
         lib.finalize,
+        own(lib, "_optimize_final_module"),
         own(lib, "_finalize_final_module"),
         own(lib, "add_linking_library"),
         own(lib, "serialize_using_object_code"),
@@ -200,10 +216,15 @@ def _set_referenced_envs(library) -> None:
 
 
 def _emit(library) -> None:
-    """Add an optimised-only library to MCJIT and finalise it (what Numba did at finalisation)."""
+    """Run the module passes a linkable library skipped, add it to MCJIT and finalise it (what
+    Numba did at finalisation)."""
     if not _pending(library):
         return
     library._lazy_pending = False
+    if library.__dict__.pop("_lazy_unoptimised", False):
+        _state["original"]["_optimize_final_module"](library)
+        library._final_module.verify()
+        _state["optimised_later"] += 1
     cleanup = library._codegen._add_module(library._final_module)
     if cleanup:
         weakref.finalize(library, cleanup)
@@ -212,8 +233,20 @@ def _emit(library) -> None:
     _state["emitted_later"] += 1
 
 
+def _optimize_final_module(self):
+    """``CPUCodeLibrary._optimize_final_module``: skipped for a library marked to defer while a
+    dispatcher marked by ``optimise_at_top`` compiles (its module is linked into callers, whose
+    module passes optimise it; ``_emit`` runs them if something runs it); otherwise Numba's."""
+    top = _state["top"]
+    if self.__dict__.get("_lazy_defer", False) and getattr(top, "_sims_optimise_at_top", False):
+        self._lazy_unoptimised = True
+        _state["unoptimised"] += 1
+        return
+    _state["original"]["_optimize_final_module"](self)
+
+
 def _finalize_final_module(self):
-    """``CPUCodeLibrary._finalize_final_module``: optimised-only when the library was marked to
+    """``CPUCodeLibrary._finalize_final_module``: linkable only when the library was marked to
     defer; otherwise Numba's, then the referenced environments filled."""
     if not self.__dict__.pop("_lazy_defer", False):
         _state["original"]["_finalize_final_module"](self)
@@ -234,34 +267,34 @@ def _finalize_final_module(self):
 
 
 def _defer(library) -> None:
-    """Mark a JIT library not finalised yet to stop at optimised when it is finalised."""
+    """Mark a JIT library not finalised yet to stop at linkable when it is finalised."""
     if isinstance(library, codegen.JITCodeLibrary) and not library._finalized:
         library._lazy_defer = True
 
 
 def _add_linking_library(self, library):
     """``CPUCodeLibrary.add_linking_library``: a library finalised because a caller links it is
-    only optimised."""
+    only linkable."""
     _defer(library)
     return _state["original"]["add_linking_library"](self, library)
 
 
 def _get_pointer_to_function(self, name):
-    """``JITCodeLibrary.get_pointer_to_function``: emit first if only optimised."""
+    """``JITCodeLibrary.get_pointer_to_function``: emit first if only linkable."""
     self._ensure_finalized()
     _emit(self)
     return _state["original"]["get_pointer_to_function"](self, name)
 
 
 def _get_compiled_object(self):
-    """``CodeLibrary._get_compiled_object``: emit first if only optimised."""
+    """``CodeLibrary._get_compiled_object``: emit first if only linkable."""
     _emit(self)
     return _state["original"]["_get_compiled_object"](self)
 
 
 def _serialize_using_object_code(self):
     """``CPUCodeLibrary.serialize_using_object_code``: a library not emitted is cached as Numba's
-    ``bitcode`` kind (its optimised module) instead of being emitted for its object code."""
+    ``bitcode`` kind (its linkable module) instead of being emitted for its object code."""
     self._ensure_finalized()
     if _pending(self):
         return self.serialize_using_bitcode()
@@ -269,7 +302,7 @@ def _serialize_using_object_code(self):
 
 
 def _unserialize(cls, codegen_, state):
-    """``CPUCodeLibrary._unserialize``: a ``bitcode`` entry is loaded optimised-only."""
+    """``CPUCodeLibrary._unserialize``: a ``bitcode`` entry is loaded linkable only."""
     name, kind, data = state
     if kind != "bitcode":
         return _state["original"]["_unserialize"].__func__(cls, codegen_, state)
@@ -277,12 +310,13 @@ def _unserialize(cls, codegen_, state):
     assert isinstance(self, cls)
     self._final_module = codegen.ll.parse_bitcode(data)  # llvmlite.binding: sims imports only numba
     self._lazy_defer = isinstance(self, codegen.JITCodeLibrary)
+    self._lazy_unoptimised = True  # cached before its module passes (see _optimize_final_module)
     self._finalize_final_module()
     return self
 
 
 def _get_executable(self, library, fndesc, env):
-    """``CPUContext.get_executable``: a nested compile's library is only optimised and its entry
+    """``CPUContext.get_executable``: a nested compile's library is only linkable and its entry
     point is a ``LazyEntry``."""
     if _state["depth"] >= 2 and isinstance(library, codegen.JITCodeLibrary):
         _defer(library)
@@ -307,11 +341,23 @@ def _compile(self, sig):
     with global_compiler_lock:
         _state["depth"] += 1
         _state["sigs"].append(sig)
+        if _state["depth"] == 1:
+            _state["top"] = self
         try:
             return _state["original"]["compile"](self, sig)
         finally:
             _state["sigs"].pop()
             _state["depth"] -= 1
+            if _state["depth"] == 0:
+                _state["top"] = None
+
+
+def optimise_at_top(dispatcher):
+    """Mark ``dispatcher`` (a top-level entry) so that, while it compiles, the libraries compiled
+    nested skip their module passes: its own run them once over the linked tree (see the module).
+    Returns it."""
+    dispatcher._sims_optimise_at_top = True
+    return dispatcher
 
 
 def _add_overload(self, cres):
@@ -336,6 +382,7 @@ def _disable_compile(self, val=True):
 
 
 _PATCHES = (
+    (codegen.CPUCodeLibrary, "_optimize_final_module", _optimize_final_module),
     (codegen.CPUCodeLibrary, "_finalize_final_module", _finalize_final_module),
     (codegen.CPUCodeLibrary, "add_linking_library", _add_linking_library),
     (codegen.CPUCodeLibrary, "serialize_using_object_code", _serialize_using_object_code),
@@ -373,7 +420,7 @@ def install() -> bool:
 
 
 def uninstall() -> None:
-    """Put Numba's own functions back (tests compare both). Libraries already only optimised stay
+    """Put Numba's own functions back (tests compare both). Libraries already only linkable stay
     so and are emitted by ``LazyEntry`` or not at all; compile afresh after this."""
     if not _state["installed"]:
         return
@@ -389,5 +436,11 @@ def installed() -> bool:
 
 
 def counts() -> dict[str, int]:
-    """Libraries only optimised, emitted later, lazy entry points made and called since the process started."""
+    """Libraries only linkable, emitted later, lazy entry points made and called since the process started."""
     return {k: _state[k] for k in ("deferred", "emitted_later", "entries", "called")}
+
+
+def module_passes() -> tuple[int, int]:
+    """Libraries whose module passes were skipped (linked into callers) and run later (before emission)
+    since the process started."""
+    return _state["unoptimised"], _state["optimised_later"]

@@ -57,6 +57,8 @@ def caller(a, k, x):
 def caller2(x):
     return raiser(x) * 2
 
+lazy_emit.optimise_at_top(caller)  # its nested callees' module passes run once, in its own
+
 @numba.njit
 def on_main(x):
     return x + 1
@@ -99,6 +101,7 @@ for step in steps:
         out[step] = [attempt(callee, a, 5)]
 out["signatures"] = {f.__name__: len(f.signatures) for f in (callee, raiser, caller)}
 out["counts"] = lazy_emit.counts()
+out["module_passes"] = list(lazy_emit.module_passes())
 out["compiled"] = sorted(compiled)
 print(json.dumps(out))
 """
@@ -133,6 +136,12 @@ def test_nested_compiles_are_not_emitted_and_python_calls_of_them_still_work(tmp
     assert patched["counts"]["called"] == 2
     assert patched["counts"]["emitted_later"] >= 2
     assert patched["counts"]["deferred"] >= 2
+    # their module passes: skipped when they were compiled nested (caller's own ran over the linked
+    # module), run when Python first called them, before their machine code was emitted
+    skipped, later = patched["module_passes"]
+    assert skipped == patched["counts"]["deferred"]
+    assert later == patched["counts"]["emitted_later"]
+    assert numbas["module_passes"] == [0, 0]
 
 
 def test_a_warm_start_compiles_nothing(tmp_path):
@@ -147,6 +156,7 @@ def test_a_warm_start_compiles_nothing(tmp_path):
     # caller: object code; callee: its entry rewritten with object code when Python called it;
     # raiser: never called from Python in the cold process, so cached as optimised IR, emitted now
     assert warm["counts"] == {"deferred": 1, "emitted_later": 1, "entries": 0, "called": 0}
+    assert warm["module_passes"] == [0, 1]  # raiser's cached IR is its linkable, unoptimised module
 
 
 def test_a_new_caller_links_a_nested_function_loaded_from_the_cache(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 SIMS = ROOT / "sims"
-COMPILED = {"kernel", "nonzero_div"}  # presets whose functions are compiled calls, not copies
+COMPILED = {"kernel", "nonzero_div", "top_kernel"}  # presets whose functions are compiled calls, not copies
 
 # A kernel calling an ``inlined`` leaf at three sites (one through a ``hot`` copy), compiled in a fresh
 # interpreter with an empty cache (a function loaded from the cache cannot be inspected).
