@@ -43,7 +43,7 @@ import numpy as np
 
 from sims.core.jit import kernel
 from sims.core.records import CORE_COLUMNS
-from sims.core.sums import NONE, group_index, group_moments, lead_stats, level_firsts
+from sims.core.sums import DENSE_LIMIT, NONE, group_index, group_moments, lead_stats, level_firsts
 
 # Column conventions shared with balance.metrics (which imports them from here).
 KEYS = frozenset({"game", "seed", "seat", "card", "won", "bot", "run_id", "variant", "chunk"})
@@ -219,23 +219,25 @@ class ChunkSums:
 
         cards = rec.get("cards")
         if cards is not None and len(cards):
-            self._cards(cards, local(cards["game"]), games)
+            self._cards(cards, None if dense else local(cards["game"]), games)
         turns = rec.get("turns")
         if turns is not None:
             self._turns(turns, local(turns["game"]), games)
 
-    def _cards(self, c: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
+    def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
+        """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
         p, seats = self.plan, self.plan.seats
         k = len(self.cards)
         key = np.empty(len(c), np.int64)
-        _card_keys(c["card"], c["seat"], c["game"], seats, key)
+        g0, at = int(games["game"][0]), np.zeros(0, np.int64) if at is None else at.astype(np.int64)
         if p.card_values:
             counts = np.zeros((k, VALUE_COUNTS), np.int64)
             hands = np.zeros((len(games) * seats, 3), np.int64)  # rows seen, rows not seen, won
-            fields = [c[f] for f in ("won", "in_opening_hand", "first_drawn_turn", "first_played_turn", "times_played")]
-            _card_values(key, at, c["seat"], seats, *fields, counts, hands)
+            fields = [c[f] for f in ("game", "card", "seat", *CARD_VALUE_COLUMNS)]
+            _card_values(*fields, seats, g0, at, key, counts, hands)
             self._hands(hands, games)
         else:
+            _card_keys(c["card"], c["seat"], c["game"], seats, key)
             counts = np.bincount(key, minlength=k)[:, None]
         moments = group_moments(c, p.card_counters, key, k)
         columns = [counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)]
@@ -265,8 +267,8 @@ class ChunkSums:
 
     def _turns(self, t: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
         p = self.plan
-        turn = t["turn"].astype(np.int64)
-        if len(t) > 1 and not bool(np.all(np.diff(at * 65536 + turn) > 0)):
+        turn = np.empty(len(t), np.int64)
+        if not _turn_order(at, t["turn"], turn):
             order = np.lexsort((turn, at))
             t, at, turn = t[order], at[order], turn[order]
         if p.tempo:
@@ -297,22 +299,39 @@ class ChunkSums:
 
     def _tempo(self, t: np.ndarray, at: np.ndarray, turn: np.ndarray, games: np.ndarray) -> None:
         d = t["score_0"].astype(np.int64) - t["score_1"]
-        first, winner = games["first_seat"][at].astype(np.int64), games["winner"][at].astype(np.int64)
-        self._count(self.tempo, [np.zeros(len(t), np.int64), turn, d, first, winner])
-        if self.plan.rounds and len(t):
-            r = (turn + 1) // 2
-            last = np.ones(len(t), bool)
-            last[:-1] = (at[1:] != at[:-1]) | (r[1:] != r[:-1])
-            self._count(self.tempo, [np.ones(last.sum(), np.int64), r[last], d[last], first[last], winner[last]])
-            self.order += [len(t), int(np.count_nonzero(t["seat"] != (first + turn - 1) % 2))]
-        else:
-            self.order += [len(t), len(t)]  # not a game of alternating turns: never drawn by round
+        first, winner = games["first_seat"].astype(np.int64), games["winner"].astype(np.int64)
+        rounds = self.plan.rounds and len(t) > 0
+        if len(t):  # (grain, turn, d, first seat, winner) of every row, and by round of each round's last row
+            low, high = int(turn.min()), int(turn.max())
+            low, high = min(low, (low + 1) // 2), max(high, (high + 1) // 2)  # rounds too
+            lo = np.array([low, d.min(), first.min(), winner.min()], np.int64)
+            shape = np.array([high, d.max(), first.max(), winner.max()], np.int64) - lo + 1
+            codes = np.empty((2, len(t)), np.int64)
+            seat = t["seat"] if rounds else t["turn"]  # (read with rounds only)
+            n_last, off = _tempo_codes(at, turn, d, seat, first, winner, rounds, lo, shape, codes)
+            for grain, code in ((0, codes[0]), (1, codes[1, :n_last])):
+                self._count_codes(grain, code, lo, shape)
+            self.order += [len(t), off if rounds else len(t)]  # not alternating turns: never drawn by round
         changes = np.zeros(len(games), np.int64)
         good = np.full(len(games), NONE, np.int64)
         lead_stats(at.astype(np.int64), turn, d, games["winner"].astype(np.int64), changes, good)
         self.per_game.append(
             [games["game"], changes.astype(np.uint32), np.ma.masked_equal(good, NONE).astype(np.int32)]
         )
+
+    def _count_codes(self, grain: int, code: np.ndarray, lo: np.ndarray, shape: np.ndarray) -> None:
+        """Add the rows of one tempo grain, each given as its key's code (:func:`_tempo_codes`), to the tempo sums."""
+        if not len(code):
+            return
+        cells = int(np.prod(shape, dtype=np.float64))
+        if cells <= DENSE_LIMIT:
+            counts = np.bincount(code, minlength=cells)
+            present = np.flatnonzero(counts)
+            counts = counts[present]
+        else:
+            present, counts = np.unique(code, return_counts=True)
+        keys = [k + low for k, low in zip(np.unravel_index(present, tuple(shape)), lo, strict=True)]
+        self.tempo.add([np.full(len(present), grain), *keys], counts[:, None])
 
     @staticmethod
     def _count(target: _Sparse, keys: list[np.ndarray]) -> None:
@@ -390,17 +409,21 @@ def _card_keys(card, seat, game, seats, key) -> None:
 
 
 @kernel
-def _card_values(key, at, seat, seats, won, opening, drawn, played, times, counts, hands) -> None:
-    """Add every card row to its key's win-rate counts and to its hand's seen / not-seen counts, in one pass.
+def _card_values(game, card, seat, won, opening, drawn, played, times, seats, g0, at, key, counts, hands) -> None:
+    """Write each card row's key (:func:`_card_keys`) and add the row to its key's win-rate counts and to its
+    hand's seen / not-seen counts, in one pass over the rows.
 
     ``counts`` columns (:func:`card_columns` after ``rows``, in :data:`RATES` order):
     rows; n and wins of every card (GP), in the opening hand (OH), drawn later (GD, turn
     > 0), seen (GIH, drawn at any turn), never seen (GNS, -1), played at least once;
     then the rows played and the sum and sum of squares of their first turn played.
-    ``hands`` rows are ``game-in-batch * seats + seat``: rows seen, rows not seen, won.
+    ``hands`` rows are ``game-in-batch * seats + seat``, the game in the batch being
+    ``at[r]``, or ``game - g0`` when ``at`` is empty: rows seen, rows not seen, won.
     """
     for r in range(key.shape[0]):
-        k = key[r]
+        g = np.int64(game[r])
+        k = (np.int64(card[r]) * seats + seat[r]) * 2 + g % 2
+        key[r] = k
         w = 1 if won[r] == 1 else 0
         d = drawn[r]
         counts[k, 0] += 1
@@ -426,7 +449,46 @@ def _card_values(key, at, seat, seats, won, opening, drawn, played, times, count
             counts[k, 13] += 1
             counts[k, 14] += p
             counts[k, 15] += p * p
-        h = at[r] * seats + seat[r]
+        h = ((g - g0) if at.shape[0] == 0 else at[r]) * seats + seat[r]
         hands[h, 0 if d >= 0 else 1] += 1
         if w:
             hands[h, 2] = 1
+
+
+@kernel
+def _tempo_codes(at, turn, d, seat, first, winner, rounds, lo, shape, codes) -> tuple[int, int]:
+    """Write the tempo key of every turn row, and with ``rounds`` of every round's last row, as codes.
+
+    A key ``(turn, d, first seat, winner)`` (the turn row's game is ``at``, an index into
+    ``first`` and ``winner``) is coded ``((turn - lo[0]) * shape[1] + d - lo[1]) * ...`` in
+    ``codes[0]``; by round (``(turn + 1) // 2``, rows sorted by game then turn) in
+    ``codes[1]``, for the last row of each game's round only. Return how many round rows
+    were written and how many turn rows' seat is not ``(first + turn - 1) % 2``.
+    """
+    n = at.shape[0]
+    n_last = 0
+    off = 0
+    for r in range(n):
+        a = at[r]
+        f, w = first[a], winner[a]
+        tail = ((d[r] - lo[1]) * shape[2] + f - lo[2]) * shape[3] + w - lo[3]
+        codes[0, r] = (turn[r] - lo[0]) * shape[1] * shape[2] * shape[3] + tail
+        if rounds:
+            rr = (turn[r] + 1) // 2
+            if r == n - 1 or at[r + 1] != a or (turn[r + 1] + 1) // 2 != rr:
+                codes[1, n_last] = (rr - lo[0]) * shape[1] * shape[2] * shape[3] + tail
+                n_last += 1
+            if seat[r] != (f + turn[r] - 1) % 2:
+                off += 1
+    return n_last, off
+
+
+@kernel
+def _turn_order(at, turn, out) -> bool:
+    """Copy ``turn`` into ``out`` (int64); return whether the rows are sorted by game (``at``) then turn, strictly."""
+    ordered = True
+    for r in range(at.shape[0]):
+        out[r] = turn[r]
+        if r and (at[r] < at[r - 1] or (at[r] == at[r - 1] and out[r] <= out[r - 1])):
+            ordered = False
+    return ordered
