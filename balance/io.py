@@ -35,13 +35,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 import sims
 from balance.parts import write_part
 from sims.core import TABLES
+
+if TYPE_CHECKING:  # polars is imported where a run is read, so that a run's pool workers never load it (~0.1 s)
+    import polars as pl
 
 MANIFEST = "manifest.json"
 CHUNK_LOG = "chunks.jsonl"  # append-only: one JSON line per chunk finished since the manifest was written
@@ -94,6 +95,8 @@ class Sums:
 
         Digest columns (:data:`DIGESTS`) are merged by XOR instead.
         """
+        import polars as pl
+
         if name not in self.keys or name == "per_game":
             return None
         if name not in self._merged:
@@ -112,6 +115,8 @@ class Sums:
     @property
     def per_game(self) -> pl.LazyFrame | None:
         """Return the per-game values (lead changes, lead for good, steps) as a lazy scan, or None."""
+        import polars as pl
+
         parts = self._parts("per_game") if "per_game" in self.keys else []
         return pl.scan_parquet(parts) if parts else None
 
@@ -172,6 +177,8 @@ class Run:
         recorded count the distinct seats of the ``seats`` table, and an empty table asks
         the game's ``GameSpec`` when the game is still registered (else 2).
         """
+        import polars as pl
+
         seats = self.manifest.get("seats")
         if isinstance(seats, int) and not isinstance(seats, bool) and seats > 0:
             return seats
@@ -198,6 +205,8 @@ class RunError(ValueError):
 
 def load_run(path: Path | str) -> Run:
     """Open the run at ``path``; raise ``RunError`` if it is not a complete run."""
+    import polars as pl
+
     path = Path(path)
     manifest_path = path / MANIFEST
     if not manifest_path.is_file():
@@ -242,11 +251,14 @@ def flag_sorted(lf: pl.LazyFrame, column: str = "game") -> pl.LazyFrame:
 
     Examples
     --------
+    >>> import polars as pl
     >>> flag_sorted(pl.LazyFrame({"game": [0, 0, 1]})).collect()["game"].flags["SORTED_ASC"]
     True
     >>> flag_sorted(pl.LazyFrame({"game": [1, 0]})).collect()["game"].flags["SORTED_ASC"]
     False
     """
+    import polars as pl
+
     if column not in lf.collect_schema().names():
         return lf
     ascending = lf.select((pl.col(column).diff() >= 0).all()).collect().item()
@@ -265,6 +277,8 @@ _GOLDEN, _M1, _M2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 def _mix64(z: pl.Expr) -> pl.Expr:
     """Return the splitmix64 finaliser of a UInt64 expression (polars multiplies UInt64 modulo 2**64)."""
+    import polars as pl
+
     z = (z ^ (z // (1 << 30))) * pl.lit(_M1, pl.UInt64)
     z = (z ^ (z // (1 << 27))) * pl.lit(_M2, pl.UInt64)
     return z ^ (z // (1 << 31))
@@ -278,9 +292,12 @@ def seed_expr(root_seed: int, game: str = "game") -> pl.Expr:
 
     Examples
     --------
+    >>> import polars as pl
     >>> pl.DataFrame({"game": [0, 1]}).select(seed_expr(1).alias("seed"))["seed"].to_list()
     [11385487063155714807, 658006869215568080]
     """
+    import polars as pl
+
     g = pl.col(game).cast(pl.UInt64)
     inner = _mix64(g * pl.lit(_GOLDEN, pl.UInt64) + pl.lit(_GOLDEN, pl.UInt64))
     return _mix64(pl.lit(root_seed, pl.UInt64) ^ inner)

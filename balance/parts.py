@@ -13,14 +13,16 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sims.core import CardPool
+
+if TYPE_CHECKING:  # polars is imported by card_dimension only: a run's pool workers never load it
+    import polars as pl
 
 PART = "part-{:05d}.parquet"
 # Raw cards/turns parts: lz4, measured on a 50 000-game chunk (2 M card rows) it writes 2x
@@ -179,6 +181,8 @@ def card_dimension(pool: CardPool, enums: Mapping[str, type[enum.Enum]] | None =
     >>> card_dimension(pool).columns
     ['card', 'name', 'suit', 'rank']
     """
+    import polars as pl
+
     labelled = enums is not None
     enums = enums or {}
     text = dict(pool.text)
