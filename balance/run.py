@@ -17,15 +17,15 @@ invariant checks and stops the run at the first game that breaks one.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
-import multiprocessing as mp
 import os
 import platform
 import subprocess
 import time
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from balance import aggregates, fingerprints, io
-from balance.executors import Progress, completed, on_dask, pool_worker
+from balance.executors import Progress, completed, on_dask, start_pool
 from balance.parts import card_dimension, columns_to_table, records_to_table, write_part
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
@@ -63,10 +63,11 @@ def run(spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None) -
     run_dir = run_dir or Path(spec.out) / (spec.name or make_run_id(resolved))
     if run_dir.exists() and any(run_dir.iterdir()):
         raise SpecError(f"{run_dir}: already exists; choose another --name/--out or --resume it")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = new_manifest(resolved, run_dir.name)
-    _write_dimensions(resolved, run_dir, manifest)
-    _execute(resolved, run_dir, manifest, progress)
+    with _pool(resolved, len(chunk_bounds(spec.n_games, spec.chunk_size))) as pool:  # workers start meanwhile
+        run_dir.mkdir(parents=True, exist_ok=True)
+        manifest = new_manifest(resolved, run_dir.name)
+        _write_dimensions(resolved, run_dir, manifest)
+        _execute(resolved, run_dir, manifest, progress, pool)
     return run_dir
 
 
@@ -102,7 +103,8 @@ def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None =
     for tmp in run_dir.glob("*/.*.tmp"):  # parts (and merged aggregates) cut short
         tmp.unlink()
     io.settle_manifest(run_dir, manifest)  # the log merged: a line torn by the crash is gone before appending
-    _execute(resolved, run_dir, manifest, progress)
+    with _pool(resolved, sum(c["status"] != "done" for c in manifest["chunks"])) as pool:
+        _execute(resolved, run_dir, manifest, progress, pool)
     return run_dir
 
 
@@ -256,9 +258,13 @@ def _name_hashes(resolved: Resolved) -> np.ndarray:
     return _NAME_HASHES[names]
 
 
+def _spec_key(spec: RunSpec) -> str:
+    return io.json.dumps(spec.to_dict(), sort_keys=True)
+
+
 def _resolved(spec: RunSpec) -> Resolved:
     """Resolve ``spec`` once per process (workers receive the plain spec, not kernels)."""
-    key = io.json.dumps(spec.to_dict(), sort_keys=True)
+    key = _spec_key(spec)
     if key not in _RESOLVED:
         _RESOLVED[key] = resolve(spec)
     return _RESOLVED[key]
@@ -356,13 +362,14 @@ def _verify_seeds(games: np.ndarray, root_seed: int) -> None:
         raise RuntimeError(f"game {bad}: seed is not game_seed(root_seed, game); the seed column cannot be derived")
 
 
-def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progress: bool) -> None:
+def _execute(
+    resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progress: bool, pool: Executor | None = None
+) -> None:
     pending = [c for c in manifest["chunks"] if c["status"] != "done"]
     total = sum(c["n_games"] for c in manifest["chunks"])
     bar = Progress(total, total - sum(c["n_games"] for c in pending), enabled=progress)
-    spec = resolved.spec
     try:
-        for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, spec.workers, spec.cluster):
+        for summary in _map_chunks(resolved, run_dir, manifest["run_id"], pending, pool):
             chunk = manifest["chunks"][summary["index"]]
             chunk.update(status="done", play_s=round(summary["play_s"], 3), write_s=round(summary["write_s"], 3))
             if summary.get("checks") is not None:
@@ -380,29 +387,48 @@ def _execute(resolved: Resolved, run_dir: Path, manifest: dict[str, Any], progre
     io.settle_manifest(run_dir, manifest)
 
 
-def _map_chunks(
-    resolved: Resolved, run_dir: Path, run_id: str, chunks: list[dict[str, Any]], workers: int, cluster: str | None
-) -> Iterable[dict[str, Any]]:
-    _RESOLVED[io.json.dumps(resolved.spec.to_dict(), sort_keys=True)] = resolved
-    args = [(resolved.spec, run_dir, run_id, c["index"], c["first_game"], c["n_games"]) for c in chunks]
-    if cluster:
-        yield from on_dask(play_chunk_to_parts, cluster, args)
+@contextlib.contextmanager
+def _pool(resolved: Resolved, chunks: int) -> Iterator[Executor | None]:
+    """Start the pool of ``--workers`` processes a run plays ``chunks`` chunks in, each worker loading the game's
+    kernel before its first chunk (:func:`_warm`); None when the chunks are played here or on a Dask cluster.
+
+    This process only hands out chunks and writes the log. (Playing chunks here as well, beside
+    workers - 1 processes, measured slower: 22.3 s against 18.3 s wall for 1 M Cardinger games
+    on an idle 2-core machine, the same CPU-seconds.)
+    """
+    spec = resolved.spec
+    if spec.cluster or spec.workers == 1 or chunks <= 1:
+        yield None
         return
-    if workers == 1 or len(args) <= 1:
+    with start_pool(min(spec.workers, chunks), _warm, (spec,)) as pool:
+        yield pool
+
+
+def _warm(spec: RunSpec) -> None:
+    """Resolve ``spec`` and play its first game into chunk sums: a pool worker loads the compiled kernel and sums
+    (from Numba's cache) before its first chunk, while the run writes its manifest. Nothing is kept or written."""
+    try:
+        resolved = _resolved(spec)
+        args = (resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights, spec.seed)
+        sums = aggregates.ChunkSums(plan(resolved)) if spec.aggregates else None
+        for batch in play_batches(resolved.game, *args, 0, 1):
+            if sums is not None:
+                sums.add(batch)
+    except Exception:  # only a head start: the first chunk meets the same error and reports it
+        pass
+
+
+def _map_chunks(
+    resolved: Resolved, run_dir: Path, run_id: str, chunks: list[dict[str, Any]], pool: Executor | None
+) -> Iterable[dict[str, Any]]:
+    _RESOLVED[_spec_key(resolved.spec)] = resolved
+    args = [(resolved.spec, run_dir, run_id, c["index"], c["first_game"], c["n_games"]) for c in chunks]
+    if resolved.spec.cluster:
+        yield from on_dask(play_chunk_to_parts, resolved.spec.cluster, args)
+    elif pool is None:
         for a in args:
             yield play_chunk_to_parts(*a)
-        return
-    # A pool of `workers` processes; this process only hands out chunks and writes the log. (Playing
-    # chunks here as well, beside workers - 1 processes, measured slower: 22.3 s against 18.3 s wall
-    # for 1 M Cardinger games on an idle 2-core machine, the same CPU-seconds.)
-    helpers = min(workers, len(args))
-    pool = ProcessPoolExecutor(
-        max_workers=helpers,
-        mp_context=mp.get_context("spawn"),
-        initializer=pool_worker,
-        initargs=(os.getpid(),),
-    )
-    with pool:
+    else:
         yield from completed(play_chunk_to_parts, pool, args)
 
 

@@ -1,14 +1,20 @@
-"""Pool workers and the command line end without the interpreter's teardown (exit handlers kept for the latter)."""
+"""Pool workers start at once and warm up; they and the command line end without the interpreter's teardown
+(exit handlers kept for the latter)."""
 
 import atexit
+import importlib
 import multiprocessing as mp
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from balance.executors import pool_worker
+import pytest
+
+from balance.executors import pool_worker, start_pool
+from balance.spec import RunSpec
 
 
 def _witness(path: str) -> None:
@@ -83,3 +89,33 @@ def test_the_command_line_ends_after_the_exit_handlers_without_the_teardown(tmp_
     assert "version" in shown
     assert handled
     assert torn
+
+
+def _arrived(folder: str, tag: str) -> None:
+    (Path(folder) / f"{tag}-{os.getpid()}").write_text("warm")
+
+
+def test_start_pool_starts_every_worker_and_warms_it_before_any_task(tmp_path):
+    with start_pool(2, _arrived, (str(tmp_path), "w")) as pool:
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.glob("w-*"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        warmed = {int(p.name.split("-")[1]) for p in tmp_path.glob("w-*")}
+        assert len(warmed) == 2  # both processes up and warmed, and no task of ours submitted yet
+        assert {pool.submit(_pid).result() for _ in range(8)} <= warmed
+
+
+def test_a_run_warms_its_workers_and_a_failing_warm_up_is_left_to_the_first_chunk(monkeypatch):
+    run_module = importlib.import_module("balance.run")
+    spec = RunSpec(game="cardinger", n_games=10, seed=3)
+    run_module._RESOLVED.clear()
+    run_module._warm(spec)
+    assert list(run_module._RESOLVED) == [run_module._spec_key(spec)]
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no kernel")
+
+    monkeypatch.setattr(run_module, "play_batches", broken)
+    run_module._warm(spec)  # returns: the chunk will raise the same error where the run reports it
+    with pytest.raises(RuntimeError, match="no kernel"):
+        run_module.play_chunk_to_parts(spec, Path("unused"), "r", 0, 0, 10)
