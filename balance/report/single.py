@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,7 +22,7 @@ import polars as pl
 
 import sims
 from balance import aggregates
-from balance.io import Run, seed_expr
+from balance.io import Run
 from balance.metrics import sources, verdicts
 from balance.metrics.groups import has_first_seat
 from balance.metrics.tiers import tier_names
@@ -382,27 +382,6 @@ SECTIONS: list[Section] = [
 LAST = ("summary",)  # sections handed to the builders after all others (what they need is cached on the context)
 SECTION_THREADS = 3
 SEEN_GAMES = 200_000  # the IWD note pools the first this many games (its cost does not grow with the run)
-IN_MEMORY_SEATS = 10_000_000  # up to this many seats rows, games and seats are read once for every section
-
-
-def in_memory(run: Run) -> Run:
-    """Return ``run`` with its games and seats read into memory once, when it has at most :data:`IN_MEMORY_SEATS`
-    seats rows (about 60 bytes a game); else ``run`` itself.
-
-    A report's sections query these tables about forty times; read from the Parquet parts
-    each time, every query decoded them anew (1 M Card Wars games: about 1 CPU-s in all,
-    against 0.25 CPU-s to read them once). A derived seed column stays derived (computed
-    only by a query that selects it).
-    """
-    if run.seats.select(pl.len()).collect().item() > IN_MEMORY_SEATS:
-        return run
-    names = run.games.collect_schema().names()
-    derived = "seed" in (run.manifest.get("derived") or {}).get("games", [])
-    games, seats = pl.collect_all([run.games.drop("seed") if derived else run.games, run.seats])
-    lazy = games.lazy()
-    if derived:
-        lazy = lazy.with_columns(seed_expr(int(run.manifest["root_seed"])).alias("seed")).select(names)
-    return replace(run, games=lazy, seats=seats.lazy())
 
 
 METHODS = (
@@ -449,10 +428,6 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     before anything is written.
     """
     cv = counterfactual.load(run, values)
-    with ThreadPoolExecutor(max_workers=1) as reading:  # polars reads (GIL free) while the game module imports
-        loaded = reading.submit(in_memory, run)
-        variant = variant_info(run)
-        run = loaded.result()
     out = Charts(Path(out_dir))
     info = run_info(run)
     unit = run.turn_unit
@@ -471,7 +446,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
             background.submit(sources.seen_unseen_of, run, max_games=SEEN_GAMES) if two_seats else None,
             background.submit(sources.tier_counts_of, run) if two_seats and len(tier_names(run.seats)) >= 2 else None,
         )
-        ctx = ReportContext(run, info, out, pending, cv, variant)
+        ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
         first = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor not in LAST}
         last = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor in LAST}
         built: dict[str, str | None] = {anchor: f.result() for anchor, f in (first | last).items()}
