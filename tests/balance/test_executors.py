@@ -119,3 +119,10 @@ def test_a_run_warms_its_workers_and_a_failing_warm_up_is_left_to_the_first_chun
     run_module._warm(spec)  # returns: the chunk will raise the same error where the run reports it
     with pytest.raises(RuntimeError, match="no kernel"):
         run_module.play_chunk_to_parts(spec, Path("unused"), "r", 0, 0, 10)
+
+
+def test_what_a_pool_worker_imports_to_play_chunks_leaves_polars_out():
+    """A run's workers import balance.run (and the CLI, as the spawned main module) but never read a run."""
+    code = "import sys, balance.cli, balance.run; print('polars' in sys.modules, 'pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
