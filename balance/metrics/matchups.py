@@ -91,19 +91,19 @@ def pairing_first_mover(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFram
     >>> pairing_first_mover(seats, games).select("deck_a", "deck_b", "n_games", "n", "first_wins").rows()
     [('a', 'a', 1, 1, 1), ('a', 'b', 1, 0, 0)]
     """
-    decks = (
-        _games(seats)
-        .with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
-        .select("game", deck_a=pl.min_horizontal("deck_0", "deck_1"), deck_b=pl.max_horizontal("deck_0", "deck_1"))
-    )
-    joined = decks.join(games.lazy().select("game", "first_seat", "winner"), on="game")
+    counts = ("n_games", "n", "first_wins")
+    joined = _games(seats).join(games.lazy().select("game", "first_seat", "winner"), on="game")
     out = (
-        joined.group_by("deck_a", "deck_b")
+        joined.group_by("deck_0", "deck_1")  # ordered pairings, categorical: the rows stay unnamed
         .agg(
-            pl.len().alias("n_games"),
-            (pl.col("winner") >= 0).sum().alias("n"),
-            (pl.col("winner") == pl.col("first_seat")).sum().alias("first_wins"),
+            pl.len().alias(counts[0]),
+            (pl.col("winner") >= 0).sum().alias(counts[1]),
+            (pl.col("winner") == pl.col("first_seat")).sum().alias(counts[2]),
         )
+        .with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
+        .select(deck_a=pl.min_horizontal("deck_0", "deck_1"), deck_b=pl.max_horizontal("deck_0", "deck_1"), *counts)
+        .group_by("deck_a", "deck_b")
+        .agg(pl.col(*counts).sum())
         .sort("deck_a", "deck_b")
         .collect()
     )

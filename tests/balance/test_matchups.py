@@ -1,5 +1,6 @@
 """The deck-pairing matrix: metrics on known values, the chart, and the report section for any game naming decks."""
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -37,6 +38,33 @@ def test_first_mover_by_unordered_pairing_counts_decided_games():
     rows = {(r["deck_a"], r["deck_b"]): (r["n_games"], r["n"], r["first_wins"]) for r in df.iter_rows(named=True)}
     # a-b games 0, 1, 3: game 0 first seat 0 won; game 1 first seat 1, seat 0 won; game 3 drawn
     assert rows == {("a", "a"): (1, 1, 1), ("a", "b"): (3, 2, 1)}
+
+
+def test_first_mover_counts_match_a_game_by_game_count_over_both_seat_orders():
+    rng = np.random.default_rng(3)
+    n = 400
+    deck = rng.choice(["finn", "jake", "bmo", "pb"], size=(n, 2))
+    first, winner = rng.integers(0, 2, n), rng.integers(-1, 2, n)
+    seats = pl.LazyFrame(
+        {
+            "game": np.repeat(np.arange(n), 2),
+            "seat": np.tile([0, 1], n).astype(np.int8),
+            "deck": deck.ravel(),
+            "won": (np.repeat(winner, 2) == np.tile([0, 1], n)).astype(np.int8),
+        }
+    )
+    games = pl.LazyFrame({"game": np.arange(n), "first_seat": first, "winner": winner})
+    expected: dict[tuple[str, str], list[int]] = {}
+    for g in range(n):
+        row = expected.setdefault((min(deck[g]), max(deck[g])), [0, 0, 0])
+        row[0] += 1
+        row[1] += int(winner[g] >= 0)
+        row[2] += int(winner[g] == first[g])
+    df = pairing_first_mover(seats, games)
+    assert df.columns[:5] == ["deck_a", "deck_b", "n_games", "n", "first_wins"]
+    assert df.schema["n_games"] == df.schema["first_wins"] == pl.UInt32
+    assert [(a, b) for a, b in df.select("deck_a", "deck_b").rows()] == sorted(expected)
+    assert {(r[0], r[1]): list(r[2:5]) for r in df.rows()} == expected
 
 
 def test_only_text_decks_per_seat_qualify():
