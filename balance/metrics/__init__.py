@@ -60,6 +60,7 @@ from balance.metrics.games import (
     outcomes,
     seat_counters,
     win_rates,
+    win_rates_over,
 )
 from balance.metrics.solitaire import (
     LEVEL,
@@ -243,4 +244,5 @@ __all__ = [
     "tier_counts_from",
     "tier_names",
     "win_rates",
+    "win_rates_over",
 ]

@@ -46,6 +46,21 @@ def win_rates(
     return with_wilson(out, "wins", "n")
 
 
+def win_rates_over(rates: pl.DataFrame, by: str | Sequence[str]) -> pl.DataFrame:
+    """Return :func:`win_rates` by ``by`` from finer win rates (e.g. by bot and position), summing their counts.
+
+    Equal to ``win_rates(seats, by=by)`` when ``rates`` groups every seat by ``by`` and more keys.
+
+    Examples
+    --------
+    >>> fine = pl.DataFrame({"bot": ["a", "a", "b"], "position": [1, 2, 1], "n": [2, 2, 3], "wins": [2, 0, 1]})
+    >>> win_rates_over(fine, "bot").select("bot", "n", "wins", "rate").rows()
+    [('a', 4, 2, 0.5), ('b', 3, 1, 0.3333333333333333)]
+    """
+    keys = as_list(by)
+    return with_wilson(rates.group_by(keys).agg(pl.col("n", "wins").sum()).sort(keys), "wins", "n")
+
+
 def first_seat_advantage(
     games: pl.LazyFrame, *, by: str | Sequence[str] | None = None, n_seats: int = 2
 ) -> pl.DataFrame:

@@ -35,26 +35,33 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     if "won" not in _cols(run.seats):
         return section("win-rates", "Win rates", note("No winner in this game (no seats.won column): no win rates."))
     has_bot = "bot" in _cols(run.seats)
+    ordered = n_seats >= 2 and has_first_seat(run.games)  # a game of simultaneous choices has no turn order
+    # by bot and turn order when both are shown: one scan, the bot and position rates summed from it
+    cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games) if has_bot and ordered else None
     by_seat = m.win_rates(run.seats, by="seat")
     rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
     parts = []
-    n_bots = run.seats.select(pl.col("bot").n_unique()).collect().item() if has_bot else 0
-    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
+    by_bot = None
     if has_bot:
-        by_bot = m.win_rates(run.seats, by="bot")
+        by_bot = m.win_rates(run.seats, by="bot") if cross is None else m.win_rates_over(cross, "bot")
+    n_bots = by_bot.height if by_bot is not None else 0
+    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
+    if by_bot is not None:
         rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
         charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
     charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
-    ordered = n_seats >= 2 and has_first_seat(run.games)  # a game of simultaneous choices has no turn order
     if ordered:
-        by_pos = m.win_rates(run.seats, by="position", games=run.games)
+        by_pos = (
+            m.win_rates(run.seats, by="position", games=run.games)
+            if cross is None
+            else m.win_rates_over(cross, "position")
+        )
         rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
     parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
     parts.append(
         table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
     )
-    if has_bot and ordered:
-        cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games)
+    if cross is not None:
         parts.append("<h3>By bot and turn order</h3>")
         parts.append(
             table(

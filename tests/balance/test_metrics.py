@@ -36,6 +36,25 @@ def test_win_rates_by_bot_seat_and_position_count_timeouts_as_not_won(small_run:
         assert r["lo"] <= r["rate"] <= r["hi"]
 
 
+def test_win_rates_summed_from_bot_and_position_equal_a_scan_by_bot_or_position() -> None:
+    rng = np.random.default_rng(5)
+    n = 300
+    seats = pl.LazyFrame(
+        {
+            "game": np.repeat(np.arange(n), 2),
+            "seat": np.tile([0, 1], n).astype(np.int8),
+            "bot": rng.choice(["alpha", "beta", "gamma"], 2 * n),
+            "won": rng.integers(0, 2, 2 * n).astype(np.int8),
+        }
+    )
+    games = pl.LazyFrame({"game": np.arange(n - 7), "first_seat": rng.integers(0, 2, n - 7)})  # 7 games unknown
+    cross = metrics.win_rates(seats, by=["bot", "position"], games=games)
+    assert metrics.win_rates_over(cross, "bot").equals(metrics.win_rates(seats, by="bot"))
+    by_position = metrics.win_rates(seats, by="position", games=games)
+    assert by_position["position"].null_count() == 1
+    assert metrics.win_rates_over(cross, "position").equals(by_position)
+
+
 def test_win_rates_by_position_needs_games(small_run: Run) -> None:
     with pytest.raises(ValueError, match="games"):
         metrics.win_rates(small_run.seats, by="position")
