@@ -159,11 +159,7 @@ class ReportContext:
     out: Charts
     pending: _Pending
     values: CardValues | None
-
-    @functools.cached_property
-    def variant(self) -> VariantInfo:
-        """Return the run's variant and its note (imports the game module: asked by the sections that show it)."""
-        return variant_info(self.run)
+    variant: VariantInfo
 
     @property
     def unit(self) -> str:
@@ -450,7 +446,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
             background.submit(sources.seen_unseen_of, run, max_games=SEEN_GAMES) if two_seats else None,
             background.submit(sources.tier_counts_of, run) if two_seats and len(tier_names(run.seats)) >= 2 else None,
         )
-        ctx = ReportContext(run, info, out, pending, cv)
+        ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
         first = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor not in LAST}
         last = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor in LAST}
         built: dict[str, str | None] = {anchor: f.result() for anchor, f in (first | last).items()}
