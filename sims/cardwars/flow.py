@@ -21,7 +21,7 @@ from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.setup import build_deck, clear_turn, deal, reset
 from sims.cardwars.state import N_LANES, N_STARTERS, Effect, EndReason, FirstPlayer, Part, Special
 from sims.core import rng
-from sims.core.jit import hot, inlined, kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import NEVER, NO_WINNER
 
 
@@ -154,7 +154,7 @@ def first_turn_rule(s) -> bool:
     return s.meta.turn == 1 and s.params.first_player_rule == 1
 
 
-@inlined
+@hot
 def protected(s, q: int, lane: int) -> bool:
     """Return True if side ``q``'s Creature in ``lane`` may not be attacked: a Cool Dog next to it (R14)."""
     b = s.board
@@ -168,7 +168,7 @@ def protected(s, q: int, lane: int) -> bool:
     return False
 
 
-@inlined
+@hot
 def can_fight(s, p: int, lane: int) -> bool:
     """Return True if seat ``p``'s Creature in ``lane`` is Ready and may Activate to fight (R11, R14)."""
     b = s.board

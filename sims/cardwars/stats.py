@@ -8,7 +8,7 @@ auras of other cards and the turn's bonuses; ``refresh`` runs it when an input c
 import numpy as np
 
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
-from sims.core.jit import hot, inlined, kernel
+from sims.core.jit import hot, kernel
 
 ANY = np.int64(Landscape.ANY)  # np.int64 globals type as int64, not as literals (one compiled count_of)
 ADJACENT = np.int64(Count.ADJACENT_ENTERED)
@@ -128,7 +128,7 @@ def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     return 0
 
 
-@inlined
+@hot
 def factor(n: int, step: int, mode: int) -> int:
     """Return the multiplier of a count: ``n // step`` (per), or 1/0 by the threshold ``step``."""
     if mode == Mode.PER:
@@ -183,7 +183,7 @@ def add_stat(stat: int, amount: int, atk: int, df: int) -> tuple[int, int]:
     return atk, df
 
 
-@inlined
+@hot
 def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
     """Return the (ATK, DEF) that adjacent Creatures' and the lane's Building's AURA rows give ``c`` at its slot."""
     b = s.board
@@ -403,7 +403,7 @@ def recompute(s) -> bool:
     return dying
 
 
-@inlined
+@hot
 def multiplier(s, q: int, lane: int) -> int:
     """Return 3 for Immortal Maize Walker on a face-up Cornfield (R22), else 1."""
     b = s.board
@@ -412,7 +412,7 @@ def multiplier(s, q: int, lane: int) -> int:
     return 3 if on and b.up[q, lane] and b.land[q, lane] == k.sp_land else 1
 
 
-@inlined
+@hot
 def damage_dealt(s, q: int, lane: int) -> int:
     """Return the damage the Creature at ``(q, lane)`` deals in a fight: ATK (0 if negative) x multiplier."""
     atk = s.board.cr_atk[q, lane]

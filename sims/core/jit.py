@@ -100,8 +100,8 @@ is optimised, so the kernel's code keeps no call, but Numba types and lowers its
 instead of at every call site (``hot`` copies the IR, and each copy is typed, lowered and
 optimised again). Each library that links it inlines it again in its own module passes, so keep
 it to small leaves. Use it for a leaf of the per-decision path called from many places (Card
-Wars' fight and creature values, 11 functions: see RULES.md §13 for the figures, and that its
-kernel measured x0.98-0.99 side by side). It must not call a
+Wars' fight and creature values, 5 functions: see its RULES.md §13 for the figures: with 11
+leaves its kernel measured x0.97 side by side, with these 5 x0.99). It must not call a
 ``kernel``: Numba compiles a callee with its caller's ``forceinline`` when it sets none, so that
 kernel would be inlined into every caller too (``tests/sims/core/test_presets.py``).
 """
