@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import CORE_COLUMNS
 from sims.core.sums import DENSE_LIMIT, NONE, group_index, group_moments, lead_stats, level_firsts
 
@@ -403,9 +403,15 @@ VALUE_COUNTS = 1 + 2 * len(RATES) + 3  # rows, (n, k) per win rate, turn played 
 
 @kernel
 def _card_keys(card, seat, game, seats, key) -> None:
-    """Write each card row's ``agg_cards`` key ``(card * seats + seat) * 2 + game % 2`` into ``key``."""
+    """Write each card row's ``agg_cards`` key (:func:`_card_key`) into ``key``."""
     for r in range(card.shape[0]):
-        key[r] = (np.int64(card[r]) * seats + seat[r]) * 2 + game[r] % 2
+        key[r] = _card_key(card[r], seat[r], game[r], seats)
+
+
+@hot
+def _card_key(card, seat, game, seats) -> int:
+    """Return a card row's ``agg_cards`` key: ``(card * seats + seat) * 2 + game % 2``."""
+    return (np.int64(card) * seats + seat) * 2 + np.int64(game) % 2
 
 
 @kernel
@@ -422,7 +428,7 @@ def _card_values(game, card, seat, won, opening, drawn, played, times, seats, g0
     """
     for r in range(key.shape[0]):
         g = np.int64(game[r])
-        k = (np.int64(card[r]) * seats + seat[r]) * 2 + g % 2
+        k = _card_key(card[r], seat[r], g, seats)
         key[r] = k
         w = 1 if won[r] == 1 else 0
         d = drawn[r]

@@ -60,7 +60,11 @@ inline_copy.install()
 numba_speedups.install()
 lazy_emit.install()
 
-kernel = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+# Every preset: cached on disk, releases the GIL, and no cfunc wrapper (nothing takes a kernel's C
+# address; one LLVM module fewer per compiled function).
+_COMMON = {"cache": True, "nogil": True, "no_cfunc_wrapper": True}
+
+kernel = numba.njit(**_COMMON)
 
 
 def top_kernel(fn):
@@ -72,7 +76,7 @@ def top_kernel(fn):
     return lazy_emit.optimise_at_top(kernel(fn))
 
 
-hot = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, inline="always")
+hot = numba.njit(**_COMMON, inline="always")
 """The preset for a small function on a kernel's per-decision path: Numba copies its body
 into every caller (``inline="always"``, at the IR level) instead of compiling a call.
 
@@ -83,7 +87,7 @@ for functions that are small or called from few places, and measure the cold com
 (``benchmarks/compile_time.py``). Called from Python, such a function runs as any other.
 """
 
-nonzero_div = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, error_model="numpy")
+nonzero_div = numba.njit(**_COMMON, error_model="numpy")
 """The ``kernel`` preset for a small function whose every division is by a value proven non-zero
 (a validated parameter >= 1, or an operand its own branch has shown to be >= 2): Numba's numpy
 error model compiles each division without the zero test and the exception path behind it.
@@ -93,7 +97,7 @@ per play, inlined by LLVM into the bots' evaluation): kernel CPU x1.01 side by s
 """
 
 
-inlined = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, forceinline=True)
+inlined = numba.njit(**_COMMON, forceinline=True)
 """The preset for a small function copied into many callers (as ``hot``'s are), compiled once per
 signature instead: LLVM inlines it (``alwaysinline``) into every caller when the caller's module
 is optimised, so the kernel's code keeps no call, but Numba types and lowers its body once
