@@ -330,22 +330,25 @@ def end_turn(s) -> None:
 
 
 @kernel
-def play_game(s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray) -> None:
-    """Play game ``game`` from ``seed`` to its end in place; with a non-empty ``report`` audit every decision.
+def play_game(
+    s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray, checking: bool
+) -> None:
+    """Play game ``game`` from ``seed`` to its end in place; with ``checking`` audit every decision into ``report``.
 
-    ``report`` (int64[4], or size 0 for none) counts: decisions, conservation violations,
-    illegal actions chosen, games not over within ``max_turns``.
+    ``report`` (int64[4]) counts: decisions, conservation violations, illegal actions chosen,
+    games not over within ``max_turns``. ``checking`` is a literal where ``play_batch`` calls
+    it, so the games-only version is compiled without any audit code in its decision loop.
     """
     set_up(s, decks, game, seed)
     m = s.meta
-    checking = report.shape[0] > 0
     cap = 64 * s.params.max_turns * (s.params.deck_size + s.params.field_limit)  # decisions; only a bug reaches it
     while m.phase != Phase.OVER and cap > 0:
         cap -= 1
+        bot = bot_ids[m.mover]  # read once: the store below might alias bot_ids, so LLVM would read it twice
         s.scratch.n_legal = 0
-        if checking or policies.needs_legal(bot_ids[m.mover]):
+        if checking or policies.needs_legal(bot):
             s.scratch.n_legal = legal_actions(s, s.scratch.legal)
-        a = policies.choose(bot_ids[m.mover], s)
+        a = policies.choose(bot, s)
         if checking and not audit(s, a, report):
             m.phase = Phase.OVER  # stop this game: an illegal action could corrupt the state
             break
@@ -447,7 +450,11 @@ def play_batch(
         if not fits(s, record_cards, games, seats, cards_out, counts):
             return k
         g = first_game + k
-        play_game(s, decks, bot_ids, g, rng.game_seed(root_seed, g), report)
+        seed = rng.game_seed(root_seed, g)
+        if report.shape[0] > 0:  # two compiled play_game: the audit's, and one with no audit code at all
+            play_game(s, decks, bot_ids, g, seed, report, True)
+        else:
+            play_game(s, decks, bot_ids, g, seed, report, False)
         if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
             return k  # its turn rows do not fit: the caller grows the buffers and replays it
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
