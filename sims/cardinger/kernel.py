@@ -330,34 +330,32 @@ def end_turn(s) -> None:
 
 
 @kernel
-def play_game(
-    s, decks: np.ndarray, bot_ids: np.ndarray, game: int, seed: np.uint64, report: np.ndarray, checking: bool
-) -> None:
-    """Play game ``game`` from ``seed`` to its end in place; with ``checking`` audit every decision into ``report``.
+def play_game(s, checking: bool) -> None:
+    """Play the game ``set_up`` prepared in ``s`` to its end in place; with ``checking`` audit every decision.
 
-    ``report`` (int64[4]) counts: decisions, conservation violations, illegal actions chosen,
-    games not over within ``max_turns``. ``checking`` is a literal where ``play_batch`` calls
-    it, so the games-only version is compiled without any audit code in its decision loop.
+    The seats' bots are ``scratch.bots``; the audit counts into ``scratch.report``: decisions,
+    conservation violations, illegal actions chosen, games not over within ``max_turns``.
+    It takes no array, so a game pays no reference counting, and ``checking`` is a literal
+    where ``play_batch`` calls it: the games-only version has no audit code in its loop.
     """
-    set_up(s, decks, game, seed)
     m = s.meta
     cap = 64 * s.params.max_turns * (s.params.deck_size + s.params.field_limit)  # decisions; only a bug reaches it
     while m.phase != Phase.OVER and cap > 0:
         cap -= 1
-        bot = bot_ids[m.mover]  # read once: the store below might alias bot_ids, so LLVM would read it twice
+        bot = s.scratch.bots[m.mover]
         s.scratch.n_legal = 0
         if checking or policies.needs_legal(bot):
             s.scratch.n_legal = legal_actions(s, s.scratch.legal)
         a = policies.choose(bot, s)
-        if checking and not audit(s, a, report):
+        if checking and not audit(s, a, s.scratch.report):
             m.phase = Phase.OVER  # stop this game: an illegal action could corrupt the state
             break
         apply_action(s, a)
         if checking:
             for q in range(2):  # a loop, not two calls with literal seats: one compiled conserved, not two
-                report[1] += not conserved(s, q)
+                s.scratch.report[1] += not conserved(s, q)
     if checking and (m.phase != Phase.OVER or m.turn > s.params.max_turns):
-        report[3] += 1
+        s.scratch.report[3] += 1
     if m.end_reason == EndReason.TARGET_SCORE and m.record_turns:
         record_turn(s)  # the winning turn ended mid-turn
 
@@ -442,23 +440,31 @@ def play_batch(
     fit; ``counts[:4]`` = rows written per table. Game ``g`` is seeded by
     ``rng.game_seed(root_seed, g)`` alone, so chunking never matters.
     """
-    meta = state[0].meta  # the card records and turn rows are kept only for tables that want them
-    meta.record_cards, meta.record_turns = record_cards, record_turns
+    s = state[0]  # the caller holds ``state``
+    m = s.meta  # the card records and turn rows are kept only for tables that want them
+    m.record_cards, m.record_turns = record_cards, record_turns
+    for p in range(2):
+        s.scratch.bots[p] = bot_ids[p]
+    s.scratch.report[:] = 0
     counts[:] = 0
+    done = n_games
     for k in range(n_games):
-        s = state[0]  # the caller holds ``state``
         if not fits(s, record_cards, games, seats, cards_out, counts):
-            return k
+            done = k
+            break
         g = first_game + k
-        seed = rng.game_seed(root_seed, g)
+        set_up(s, decks, g, rng.game_seed(root_seed, g))
         if report.shape[0] > 0:  # two compiled play_game: the audit's, and one with no audit code at all
-            play_game(s, decks, bot_ids, g, seed, report, True)
+            play_game(s, True)
         else:
-            play_game(s, decks, bot_ids, g, seed, report, False)
-        if record_turns and counts[3] + s.meta.turn > turns.shape[0]:
-            return k  # its turn rows do not fit: the caller grows the buffers and replays it
+            play_game(s, False)
+        if record_turns and counts[3] + m.turn > turns.shape[0]:
+            done = k  # its turn rows do not fit: the caller grows the buffers and replays it
+            break
         write_records(s, bot_ids, record_cards, record_turns, games, seats, cards_out, turns, counts)
-    return n_games
+    for i in range(report.shape[0]):
+        report[i] += s.scratch.report[i]
+    return done
 
 
 NO_ROWS = no_rows(GAME_DTYPE, SEAT_DTYPE, CARD_RECORD_DTYPE, TURN_DTYPE)

@@ -387,6 +387,8 @@ SCRATCH_DTYPE = np.dtype(
         ("hand_values", np.float64, (MAX_DECK,)),  # the mover's hand card values, ascending (appraise.sort_hand)
         ("seen", np.int16, (MAX_CARDS,)),  # marks of the card-conservation audit
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
+        ("bots", np.int64, (2,)),  # each seat's bot id (kernel.play_batch copies it in)
+        ("report", np.int64, (4,)),  # the audit's counts of the batch so far (kernel.play_game)
     ],
     align=True,
 )
