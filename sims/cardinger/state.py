@@ -317,7 +317,7 @@ META_DTYPE = np.dtype(
         ("seed", np.uint64),  # the game's seed
         ("n_cards", np.int16),  # rows of ``cards`` in use (the pool size)
         ("turn", np.int16),  # global turn number, 1-based (0 = set-up)
-        ("mover", np.int8),  # seat taking the current turn
+        ("mover", np.uint8),  # seat taking the current turn (unsigned: an index LLVM knows is not negative)
         ("first_seat", np.int8),  # seat that took turn 1
         ("phase", np.int8),  # Phase
         ("plays_left", np.int8),  # play allowance left this turn (R4)
