@@ -28,6 +28,7 @@ from sims.cardinger.state import (
     action_j,
     action_kind,
     encode,
+    opponent,
 )
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
@@ -91,7 +92,7 @@ def can_retire(s, p: int) -> bool:
 @kernel
 def can_target(s, p: int, slot: int, t: int) -> bool:
     """Return True if seat ``p``'s card at ``slot`` beats the *current* DEF of opposing slot ``t`` (R8)."""
-    return s.cards[s.field.card[p, slot]].atk > s.field.def_[1 - p, t]
+    return s.cards[s.field.card[p, slot]].atk > s.field.def_[opponent(p), t]
 
 
 @kernel
@@ -99,7 +100,7 @@ def can_attack(s, p: int, slot: int) -> bool:
     """Return True if seat ``p``'s card at ``slot`` may declare an attack: an action left and a legal target (R8)."""
     if s.field.acts[p, slot] == 0:
         return False
-    for t in range(s.field.n[1 - p]):  # noqa: SIM110 (a plain loop compiles to the tightest code)
+    for t in range(s.field.n[opponent(p)]):  # noqa: SIM110 (a plain loop compiles to the tightest code)
         if can_target(s, p, slot, t):
             return True
     return False
@@ -130,7 +131,7 @@ def legal_field_actions(s, p: int, slot: int, out: np.ndarray, n: int) -> int:
             out[n] = encode(ActionKind.ATTACK, slot, ALL_TARGETS)
             n += 1
     else:
-        for t in range(s.field.n[1 - p]):
+        for t in range(s.field.n[opponent(p)]):
             if can_target(s, p, slot, t):
                 out[n] = encode(ActionKind.ATTACK, slot, t)
                 n += 1
@@ -259,7 +260,7 @@ def apply_self_effects(s, p: int, slot: int) -> None:
 @hot
 def hit(s, p: int, c: int, t: int) -> int:
     """Deal exactly 1 damage from seat ``p``'s card ``c`` to opposing slot ``t`` in place (R8); 1 if it is destroyed."""
-    o = 1 - p
+    o = opponent(p)
     s.field.hp[o, t] -= 1
     s.tally.cards[p, c].damage_dealt += 1
     rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
@@ -275,7 +276,7 @@ def hit(s, p: int, c: int, t: int) -> int:
 def attack(s, slot: int, t: int) -> None:
     """Resolve an attack of the mover's card at ``slot`` on opposing slot ``t`` in place (R8, R12, R13)."""
     p = s.meta.mover
-    o = 1 - p
+    o = opponent(p)
     c = s.field.card[p, slot]
     s.field.acts[p, slot] -= 1  # DOUBLE: one of two attacks (R12)
     s.tally.seats[p].attacks += 1

@@ -30,6 +30,7 @@ from sims.cardinger.state import (
     STEAL,
     ActionKind,
     encode,
+    opponent,
 )
 from sims.cardinger.weights import W
 from sims.core.jit import hot, kernel, nonzero_div
@@ -267,7 +268,7 @@ def best_attack(s, p: int, slot: int, threat: float) -> tuple:
     over its targets (R13). The two-attack plan (a DOUBLE card with both attacks left, R12)
     is the better of the two best targets or one target hit twice; value -inf without it.
     """
-    o, c = 1 - p, s.field.card[p, slot]
+    o, c = opponent(p), s.field.card[p, slot]
     twice = s.field.acts[p, slot] >= 2
     hp_weight = s.scratch.weights[p, W.HP]
     steal = s.scratch.weights[p, W.ACT_STEAL] if s.cards[c].keywords & STEAL else 0.0  # once, not per target

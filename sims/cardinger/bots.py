@@ -26,7 +26,7 @@ from sims.cardinger.appraise import (  # noqa: F401  (card_values: re-exported f
     play_or_retire,
     score_points,
 )
-from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind, Lane, Phase, encode
+from sims.cardinger.state import ALL_TARGETS, END_TURN, OMNI, STEAL, ActionKind, Lane, Phase, encode, opponent
 from sims.cardinger.weights import DEFAULTS, BotParams, W  # noqa: F401  (re-exported: the bot API)
 from sims.core import rng
 from sims.core.jit import hot, kernel
@@ -70,8 +70,8 @@ def winning_steal(s, p: int) -> int:
     for slot in range(s.field.n[p]):
         c = s.field.card[p, slot]
         if s.cards[c].keywords & STEAL and s.field.acts[p, slot] > 0:
-            for t in range(s.field.n[1 - p]):
-                if can_target(s, p, slot, t) and s.field.hp[1 - p, t] == 1:
+            for t in range(s.field.n[opponent(p)]):
+                if can_target(s, p, slot, t) and s.field.hp[opponent(p), t] == 1:
                     return encode(ActionKind.ATTACK, slot, ALL_TARGETS if s.cards[c].keywords & OMNI else t)
     return NO_ACTION
 
@@ -97,7 +97,7 @@ def greedy(s) -> int:
 @kernel
 def threat_level(s, p: int) -> float:
     """Return the tuned bot's extra kill value per SCORE: ``threat`` when the opponent's field could soon win."""
-    o = 1 - p
+    o = opponent(p)
     pts = 0
     for t in range(s.field.n[o]):
         pts += s.cards[s.field.card[o, t]].score

@@ -71,6 +71,7 @@ from sims.cardinger.state import (
     PointSource,
     ReplenishTiming,
     new_state,
+    opponent,
 )
 from sims.core import rng
 from sims.core.driver import audit, mark
@@ -223,7 +224,7 @@ def reached_target(s, p: int) -> bool:
         return False
     m = s.meta
     m.winner, m.end_reason, m.phase = p, EndReason.TARGET_SCORE, Phase.OVER
-    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, s.tally.score[p], s.tally.score[1 - p])
+    log_event(s, EventKind.WIN, p, NO_CARD, NO_CARD, s.tally.score[p], s.tally.score[opponent(p)])
     return True
 
 
@@ -263,7 +264,8 @@ def start_turn(s) -> None:
     p = m.mover
     m.turn += 1
     m.phase, m.plays, m.actions, m.pending_cost = Phase.PLAY, 0, 0, 0
-    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.tally.score[p], s.tally.score[1 - p])
+    score = s.tally.score
+    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], score[p], score[opponent(p)])
     if s.params.replenish_timing == ReplenishTiming.START_OF_NEXT_TURN and s.piles.deck_n[p] == 0:
         replenish(s, p)  # R15 digital: includes cards destroyed on the opponent's turn (E18)
     if s.tally.replenished[p]:
@@ -313,7 +315,7 @@ def end_turn(s) -> None:
         m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
         log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
         return
-    m.mover = 1 - p
+    m.mover = opponent(p)
     start_turn(s)
 
 

@@ -212,7 +212,7 @@ TURN_DTYPE = np.dtype(
 # grouping; one ``state`` array is allocated per ``play_games`` call and
 # ``kernel.reset`` reuses it for every game.
 #
-# Seats are ``p`` in {0, 1}; the seat to move is ``meta.mover``, its opponent ``1 - p``.
+# Seats are ``p`` in {0, 1}; the seat to move is ``meta.mover``, its opponent ``opponent(p)`` (``p ^ 1``).
 # Ordered piles (deck, hand, discard) are id rows ``[2, MAX_DECK]`` plus lengths ``*_n[p]``;
 # a deck's top is its last entry. The field keeps slots 0 .. n[p]-1 in play order (a card
 # that leaves shifts later ones down) with the card's *current* HP/DEF next to it, so
@@ -452,6 +452,13 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
 def encode(kind: int, i: int, j: int) -> int:
     """Return the action ``kind`` with arguments ``i`` (hand index / slot) and ``j`` (target)."""
     return (kind << 12) | (i << 6) | j
+
+
+@kernel
+def opponent(p: int) -> int:
+    """Return the other seat of seat ``p`` (0 <-> 1) as ``p ^ 1``: of an unsigned ``meta.mover``, an index LLVM
+    knows is not negative (``1 - p`` is signed, and every ``[1 - p, ...]`` carried a negative-index fix-up)."""
+    return p ^ 1
 
 
 @kernel

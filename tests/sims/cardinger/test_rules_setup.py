@@ -131,7 +131,7 @@ def test_game_without_scoring_cards_times_out_at_max_turns(cg):
     params = Params(deck_builder=2, max_turns=30)
     state = kernel.prepare(cards, params, np.stack([GAME.make_weights("greedy")] * 2), 0)
     decks = np.arange(40, dtype=np.int16).reshape(2, 20)
-    state[0]['scratch']['bots'][:] = 1  # greedy in both seats
+    state[0]["scratch"]["bots"][:] = 1  # greedy in both seats
     kernel.set_up(state[0], decks, 0, np.uint64(3))
     kernel.play_game(state[0], False)
     meta = state[0]["meta"]
