@@ -56,3 +56,18 @@ def test_check_games_and_replay_play_the_batch_games():
     for g in (0, N - 1):
         events = kernel.replay_game(params, pool.table, decks, ids, weights, SEED, g)
         assert events["turn"].max() == games["turns"][g]
+
+
+def test_the_audit_counts_of_two_half_batches_add_up_to_the_whole_batch():
+    params = GAME.make_params("modern")
+    pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
+    weights = np.stack([GAME.make_weights("greedy")] * 2)
+    decks = np.zeros((2, params.deck_size), np.int16)
+    ids = np.array([GAME.bots.index("greedy")] * 2, np.int64)
+    whole, halves = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    kernel.check_games(params, pool.table, decks, ids, weights, SEED, 0, N, whole)
+    for first in (0, N // 2):  # play_batch adds its counts (scratch.report) to the caller's report
+        state = kernel.prepare(pool.table, params, weights, 0)
+        kernel.play_batch(state, decks, ids, SEED, first, N // 2, 0, 0, *kernel.NO_ROWS, np.zeros(4, np.int64), halves)
+    assert whole[0] > 0
+    assert halves.tolist() == whole.tolist()

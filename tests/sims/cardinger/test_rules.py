@@ -15,7 +15,9 @@ from sims.cardinger.state import (
     DOUBLE,
     END_TURN,
     READY,
+    STATE_DTYPE,
     Phase,
+    opponent,
 )
 from sims.cardinger.state import ActionKind as K
 from sims.cardinger.state import encode as act
@@ -113,6 +115,15 @@ def test_play_allowance_second_player_draws_a_fifth_card_three_plays(cg):
     kernel.apply_action(s, END_TURN)  # idle: the first player draws an extra card
     assert s["meta"]["mover"] == 1 - first
     assert (s["piles"]["hand_n"][1 - first], s["meta"]["plays_left"]) == (5, 3)
+
+
+def test_the_seat_to_move_is_unsigned_and_opponent_swaps_the_seats(cg):
+    assert STATE_DTYPE["meta"]["mover"].kind == "u"  # an index the compiled rules need not fix up (RULES.md §11)
+    assert [opponent(np.uint8(0)), opponent(np.uint8(1)), opponent(0), opponent(1)] == [1, 0, 1, 0]
+    s = fixed_game(cg, Params())
+    first = s["meta"]["mover"]
+    kernel.apply_action(s, END_TURN)
+    assert s["meta"]["mover"] == opponent(first)
 
 
 def test_first_turn_draw_variant_lets_the_first_player_draw(cg):
