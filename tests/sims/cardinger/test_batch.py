@@ -11,19 +11,24 @@ SEED = np.uint64(2026)
 N = 40
 
 
-def batch(record_cards: int, record_turns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Play games 0 .. N-1 (greedy mirror, modern) with the given switches; return (state, games rows)."""
+def inputs() -> tuple:
+    """Return (params, pool, weights, decks, bot ids) of a greedy mirror under the modern rules."""
     params = GAME.make_params("modern")
     pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
     weights = np.stack([GAME.make_weights("greedy")] * 2)
+    decks = np.zeros((2, params.deck_size), np.int16)
+    return params, pool, weights, decks, np.array([GAME.bots.index("greedy")] * 2, np.int64)
+
+
+def batch(record_cards: int, record_turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play games 0 .. N-1 (greedy mirror, modern) with the given switches; return (state, games rows)."""
+    params, pool, weights, decks, ids = inputs()
     state = kernel.prepare(pool.table, params, weights, 0)
     games = np.zeros(N, GAME_DTYPE)
     seats = np.zeros(0, SEAT_DTYPE)
     cards = np.zeros(2 * params.deck_size * N if record_cards else 0, CARD_RECORD_DTYPE)
     turns = np.zeros(params.max_turns * N if record_turns else 0, TURN_DTYPE)
     counts = np.zeros(4, np.int64)
-    decks = np.zeros((2, params.deck_size), np.int16)
-    ids = np.array([GAME.bots.index("greedy")] * 2, np.int64)
     done = kernel.play_batch(
         state, decks, ids, SEED, 0, N, record_cards, record_turns, games, seats, cards, turns, counts, kernel.NO_REPORT
     )
@@ -43,11 +48,7 @@ def test_a_games_only_batch_plays_the_same_games_without_turn_rows_or_card_recor
 
 
 def test_check_games_and_replay_play_the_batch_games():
-    params = GAME.make_params("modern")
-    pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
-    weights = np.stack([GAME.make_weights("greedy")] * 2)
-    decks = np.zeros((2, params.deck_size), np.int16)
-    ids = np.array([GAME.bots.index("greedy")] * 2, np.int64)
+    params, pool, weights, decks, ids = inputs()
     report = np.ones(4, np.int64)  # check_games zeroes it first
     kernel.check_games(params, pool.table, decks, ids, weights, SEED, 0, N, report)
     assert report[0] > 0  # decisions audited
@@ -59,11 +60,7 @@ def test_check_games_and_replay_play_the_batch_games():
 
 
 def test_the_audit_counts_of_two_half_batches_add_up_to_the_whole_batch():
-    params = GAME.make_params("modern")
-    pool = GAME.prepare_pool(GAME.load_pool(GAME.cards_path), params)
-    weights = np.stack([GAME.make_weights("greedy")] * 2)
-    decks = np.zeros((2, params.deck_size), np.int16)
-    ids = np.array([GAME.bots.index("greedy")] * 2, np.int64)
+    params, pool, weights, decks, ids = inputs()
     whole, halves = np.zeros(4, np.int64), np.zeros(4, np.int64)
     kernel.check_games(params, pool.table, decks, ids, weights, SEED, 0, N, whole)
     for first in (0, N // 2):  # play_batch adds its counts (scratch.report) to the caller's report
