@@ -392,15 +392,18 @@ def _pool(resolved: Resolved, chunks: int) -> Iterator[Executor | None]:
     """Start the pool of ``--workers`` processes a run plays ``chunks`` chunks in, each worker loading the game's
     kernel before its first chunk (:func:`_warm`); None when the chunks are played here or on a Dask cluster.
 
-    This process only hands out chunks and writes the log. (Playing chunks here as well, beside
-    workers - 1 processes, measured slower: 22.3 s against 18.3 s wall for 1 M Cardinger games
-    on an idle 2-core machine, the same CPU-seconds.)
+    Workers are forked from this process when that is safe (``executors.fork_safe``: the
+    command line's run, not a process that has read a run), so they start with its imports
+    and the resolved spec; else spawned. This process only hands out chunks and writes the
+    log. (Playing chunks here as well, beside workers - 1 processes, measured slower: 22.3 s
+    against 18.3 s wall for 1 M Cardinger games on an idle 2-core machine, the same CPU-seconds.)
     """
     spec = resolved.spec
     if spec.cluster or spec.workers == 1 or chunks <= 1:
         yield None
         return
-    with start_pool(min(spec.workers, chunks), _warm, (spec,)) as pool:
+    _RESOLVED[_spec_key(spec)] = resolved  # inherited by forked workers
+    with start_pool(min(spec.workers, chunks), _warm, (spec,), fork=True) as pool:
         yield pool
 
 

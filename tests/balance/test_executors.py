@@ -126,3 +126,41 @@ def test_what_a_pool_worker_imports_to_play_chunks_leaves_polars_out():
     code = "import sys, balance.cli, balance.run; print('polars' in sys.modules, 'pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+FORK_PROBE = """
+import os, sys, threading
+import balance.executors as ex
+
+def probe() -> object:
+    return getattr(ex, "_probe", None), os.getppid()
+
+if __name__ == "__main__":
+    ex._probe = "set in the parent"  # a forked worker has it, a spawned one imports the module afresh
+    if sys.argv[1] == "thread":
+        gate = threading.Event()
+        threading.Thread(target=gate.wait, daemon=True).start()
+    elif sys.argv[1] == "polars":
+        import polars
+    with ex.start_pool(2, fork=sys.argv[1] != "no") as pool:
+        seen = {pool.submit(probe).result() for _ in range(4)}
+    print(sorted(seen) == [("set in the parent", os.getpid())], seen <= {(None, os.getpid())})
+"""
+
+
+@pytest.mark.parametrize(("how", "forked"), [("plain", True), ("no", False), ("thread", False), ("polars", False)])
+def test_start_pool_forks_only_when_asked_and_safe_else_spawns(tmp_path, how, forked):
+    script = tmp_path / "probe.py"
+    script.write_text(FORK_PROBE)
+    out = subprocess.run([sys.executable, str(script), how], capture_output=True, text=True, check=True).stdout
+    assert out.split() == [str(forked), str(not forked)]
+
+
+def test_the_command_line_may_fork_a_runs_workers_after_resolving_its_spec():
+    """What `balance run` has done before starting its pool (imports, resolve) leaves it fork-safe."""
+    code = (
+        "import balance.cli, balance.run\nfrom balance.spec import RunSpec, resolve\nfrom balance.executors import "
+        "fork_safe\nresolve(RunSpec(game='cardwars', n_games=10))\nprint(fork_safe())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True"]
