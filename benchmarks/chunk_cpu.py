@@ -19,9 +19,13 @@ import argparse
 import functools
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chunk_timers import timed, timed_gen
 
 
 def main() -> None:
@@ -39,42 +43,15 @@ def main() -> None:
     from balance.spec import RunSpec, resolve
 
     run_module = importlib.import_module("balance.run")  # the package exports a function of that name
-    acc: dict[str, float] = {}
-
-    def timed(name, fn):
-        @functools.wraps(fn)
-        def inner(*a, **k):
-            c0 = time.thread_time()
-            try:
-                return fn(*a, **k)
-            finally:
-                acc[name] = acc.get(name, 0.0) + time.thread_time() - c0
-
-        return inner
-
-    def timed_gen(name, fn):
-        @functools.wraps(fn)
-        def inner(*a, **k):
-            it = fn(*a, **k)
-            while True:
-                c0 = time.thread_time()
-                try:
-                    item = next(it)
-                except StopIteration:
-                    return
-                finally:
-                    acc[name] = acc.get(name, 0.0) + time.thread_time() - c0
-                yield item
-
-        return inner
+    acc: dict[str, list[float]] = {}
 
     play = run_module.play_batches
     if args.batch:
         play = functools.partial(play, batch=args.batch)
-    run_module.play_batches = timed_gen("play", play)
-    run_module.write_part = timed("write", run_module.write_part)
-    agg.ChunkSums.add = timed("sums", agg.ChunkSums.add)
-    agg.ChunkSums.tables = timed("tables", agg.ChunkSums.tables)
+    run_module.play_batches = timed_gen(acc, "play", play)
+    run_module.write_part = timed(acc, "write", run_module.write_part)
+    agg.ChunkSums.add = timed(acc, "sums", agg.ChunkSums.add)
+    agg.ChunkSums.tables = timed(acc, "tables", agg.ChunkSums.tables)
     spec = RunSpec(game=args.game, n_games=args.chunks * args.chunk_size, seed=1, workers=1)
     resolved = resolve(spec)
     rows: list[dict[str, float]] = []
@@ -83,9 +60,8 @@ def main() -> None:
             acc.clear()
             c0 = time.thread_time()
             run_module.play_chunk_to_parts(resolved.spec, Path(work), "r", i, i * args.chunk_size, args.chunk_size)
-            acc["chunk"] = time.thread_time() - c0
             if i:  # the first loads the kernel and sums
-                rows.append(dict(acc))
+                rows.append({k: v[1] for k, v in acc.items()} | {"chunk": time.thread_time() - c0})
     keys = ["chunk", "play", "sums", "tables", "write"]
     med = {k: statistics.median(r.get(k, 0.0) for r in rows) for k in keys}
     other = med["chunk"] - sum(med[k] for k in keys[1:])

@@ -42,37 +42,6 @@ HOOK = textwrap.dedent(
     emit("start", argv=sys.argv[:2])
     _acc = {}
 
-    def timed(name, fn):
-        @functools.wraps(fn)
-        def inner(*a, **k):
-            t0, c0 = time.perf_counter(), time.thread_time()
-            try:
-                return fn(*a, **k)
-            finally:
-                s = _acc.setdefault(name, [0.0, 0.0, 0])
-                s[0] += time.perf_counter() - t0
-                s[1] += time.thread_time() - c0
-                s[2] += 1
-        return inner
-
-    def timed_gen(name, fn):
-        @functools.wraps(fn)
-        def inner(*a, **k):
-            it = fn(*a, **k)
-            while True:
-                t0, c0 = time.perf_counter(), time.thread_time()
-                try:
-                    item = next(it)
-                except StopIteration:
-                    return
-                finally:
-                    s = _acc.setdefault(name, [0.0, 0.0, 0])
-                    s[0] += time.perf_counter() - t0
-                    s[1] += time.thread_time() - c0
-                    s[2] += 1
-                yield item
-        return inner
-
     def span(name, fn, **extra):
         @functools.wraps(fn)
         def inner(*a, **k):
@@ -90,10 +59,10 @@ HOOK = textwrap.dedent(
         emit("imported:balance.run")
         m.play_chunk_to_parts = span("chunk", m.play_chunk_to_parts, index=lambda a: a[3])
         m._warm = span("warm", m._warm)
-        m.play_batches = timed_gen("play", m.play_batches)
-        m.write_part = timed("write", m.write_part)
-        agg.ChunkSums.add = timed("sums", agg.ChunkSums.add)
-        agg.ChunkSums.tables = timed("tables", agg.ChunkSums.tables)
+        m.play_batches = timed_gen(_acc, "play", m.play_batches)
+        m.write_part = timed(_acc, "write", m.write_part)
+        agg.ChunkSums.add = timed(_acc, "sums", agg.ChunkSums.add)
+        agg.ChunkSums.tables = timed(_acc, "tables", agg.ChunkSums.tables)
         m._write_dimensions = span("dimensions", m._write_dimensions)
         io.Sums.compact = span("compact", io.Sums.compact)
         io.settle_manifest = span("settle", io.settle_manifest)
@@ -142,7 +111,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="timeline-") as work:
         hook = Path(work) / "hook"
         hook.mkdir()
-        (hook / "sitecustomize.py").write_text(HOOK)
+        timers = (Path(__file__).with_name("chunk_timers.py")).read_text()
+        (hook / "sitecustomize.py").write_text(timers + HOOK)
         log = Path(work) / "events.jsonl"
         env = dict(os.environ, PYTHONPATH=str(hook), RUN_TIMELINE_LOG=str(log))
         cmd = [str(tree / ".venv" / "bin" / "balance"), "run", "--game", args.game, "-n", str(args.games)]
