@@ -1,83 +1,74 @@
-"""Render charts to PNG in a second process, while the report goes on computing in this one.
+"""Render charts to PNG in a forked child, while the report goes on computing in this process.
 
 ``savefig`` is pure CPU work that holds the GIL (about a third of a report's chart time), so
-threads cannot overlap it with anything but polars. :class:`PngWorker` starts a fresh
-interpreter running this file by path (``python -P``: it imports matplotlib, never
-``balance`` or anything the report has started), sends it each figure pickled and gets the
-PNG bytes back; a figure round-trips through pickle unchanged, so its PNG is byte for byte
-the one ``savefig`` writes here. When the worker cannot be started or dies, the caller draws
-the figure itself (``Charts.add`` in ``balance.report.html`` does).
-
-Protocol on the worker's stdin and stdout: each message is a 4-byte little-endian length
-and that many bytes (a pickled ``Figure`` in, its PNG out), answers in the order asked.
+threads cannot overlap it with anything but polars. :class:`PngWorker` forks a child per
+figure, one child at a time: the child has the figure already (no pickling, nothing to
+import), renders it, writes the PNG bytes to a pipe and exits, so its PNG is byte for byte the
+one ``savefig`` writes here. Every fork happens holding ``DRAWING`` (the lock all drawing
+takes), so no other thread is inside matplotlib; the child runs matplotlib and zlib only,
+never polars, whose threads the fork leaves behind. Where ``fork`` is missing or fails, or a
+child fails, the caller draws the figure itself (``Charts.embed`` in ``balance.report.html``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-import pickle
-import struct
-import subprocess
+import os
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import IO, Any
+from typing import Any
 
-_HEAD = struct.Struct("<I")
+from balance.charts._base import DRAWING
 
 
 class WorkerGone(RuntimeError):
-    """The render worker stopped before answering: draw the figure in this process instead."""
+    """No child rendered the figure: draw it in this process instead."""
 
 
-def _read_message(stream: IO[bytes]) -> bytes | None:
-    """Return the next length-prefixed message of ``stream``, or None at its end."""
-    head = stream.read(_HEAD.size)
-    if len(head) < _HEAD.size:
-        return None
-    (size,) = _HEAD.unpack(head)
-    body = stream.read(size)
-    return body if len(body) == size else None
+def _render_and_exit(fig: Any, fd: int) -> None:
+    """In the child: write ``fig``'s PNG bytes to ``fd`` and exit at once (status 0 only when all was written)."""
+    status = 1
+    try:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png")
+        view = memoryview(buffer.getvalue())
+        while view:
+            view = view[os.write(fd, view) :]
+        status = 0
+    finally:
+        os._exit(status)  # no atexit handlers, no flushing of the parent's buffers
 
 
 class PngWorker:
-    """A process that renders pickled figures to PNG bytes, one at a time, in the order submitted.
+    """Renders figures to PNG bytes in forked children, one at a time, in the order submitted.
 
-    One figure is in the worker at a time; the others wait here, so the caller may
+    The figures wait here until the child before them is done, so the caller may
     :meth:`steal` a waiting one and render it itself when it has nothing else to do.
+    ``fork`` is ``os.fork`` (replaceable for tests); on a platform other than Linux no child
+    is forked and every figure is left to the caller.
     """
 
-    def __init__(self, command: list[str] | None = None) -> None:
-        """Start the worker (``command`` replaces ``python -P <this file>``, for tests); never raises."""
-        self._queued: deque[tuple[Future[bytes], bytes]] = deque()  # not sent yet
-        self._busy: Future[bytes] | None = None  # sent, not answered
-        self._lock = threading.Lock()
-        try:
-            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-                command or [sys.executable, "-P", __file__],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            self._proc = None
-            return
-        self._reader = threading.Thread(target=self._read, daemon=True, name="png-worker")
-        self._reader.start()
+    def __init__(self, fork: Callable[[], int] | None = None) -> None:
+        """Get ready to fork (nothing runs until the first :meth:`submit`)."""
+        self._fork = fork or (os.fork if sys.platform.startswith("linux") else None)
+        self._queued: deque[tuple[Future[bytes], Any]] = deque()  # not handed to a child yet
+        self._child: threading.Thread | None = None  # the thread waiting for the current child
+        self._lock = threading.Lock()  # taken after DRAWING, never before
 
     def submit(self, fig: Any) -> Future[bytes]:
-        """Queue ``fig`` (pickled now, so later changes to it do not count) and return its PNG bytes' future."""
+        """Queue ``fig`` (not to be changed any more) and return the future of its PNG bytes."""
         future: Future[bytes] = Future()
-        data = pickle.dumps(fig, protocol=pickle.HIGHEST_PROTOCOL)
-        with self._lock:
-            self._queued.append((future, data))
-            self._send_next()
+        with DRAWING, self._lock:
+            self._queued.append((future, fig))
+            if self._child is None:
+                self._start_next()
         return future
 
     def steal(self, future: Future[bytes]) -> bool:
-        """Take back ``future``'s figure if the worker has not got it yet; return whether it was taken."""
+        """Take back ``future``'s figure if no child has it yet; return whether it was taken."""
         with self._lock:
             for i, (queued, _) in enumerate(self._queued):
                 if queued is future:
@@ -86,68 +77,46 @@ class PngWorker:
         return False
 
     def close(self) -> None:
-        """Let the worker finish what it was given, exit, and wait for it (its answers still arrive)."""
-        if self._proc is None:
-            return
+        """Wait for the current child, if any (the caller has what it needs from it or stole the rest)."""
         with self._lock:
-            self._close_stdin()
-        self._reader.join()  # it reads to the end of the worker's answers, then closes the pipe
-        self._proc.wait()
+            child = self._child
+        if child is not None:
+            child.join()
 
-    def _close_stdin(self) -> None:
-        """Close the worker's stdin (holding ``_lock``): it exits once it has answered what it got."""
-        stdin = self._proc.stdin if self._proc is not None else None
-        if stdin is not None and not stdin.closed:
-            with contextlib.suppress(OSError):
-                stdin.close()
-
-    def _send_next(self) -> None:
-        """Send the next queued figure when the worker is free (holding ``_lock``); fail all if it is gone."""
-        if self._busy is not None or not self._queued:
+    def _start_next(self) -> None:
+        """Fork a child for the next queued figure (holding ``DRAWING`` and ``_lock``)."""
+        while self._queued:
+            future, fig = self._queued.popleft()
+            if self._fork is None:
+                future.set_exception(WorkerGone("no fork on this platform"))
+                continue
+            read, write = os.pipe()
+            try:
+                pid = self._fork()
+            except OSError as error:
+                os.close(read)
+                os.close(write)
+                future.set_exception(WorkerGone(f"fork failed: {error}"))
+                continue
+            if pid == 0:
+                os.close(read)
+                _render_and_exit(fig, write)
+            os.close(write)
+            self._child = threading.Thread(target=self._wait, args=(pid, read, future), daemon=True, name="png-child")
+            self._child.start()
             return
-        stdin = self._proc.stdin if self._proc is not None else None
-        future, data = self._queued.popleft()
-        try:
-            if stdin is None or stdin.closed:
-                raise BrokenPipeError
-            stdin.write(_HEAD.pack(len(data)) + data)
-            stdin.flush()
-        except OSError:
-            for waiting, _ in [(future, data), *self._queued]:
-                waiting.set_exception(WorkerGone("the render worker is not running"))
-            self._queued.clear()
-            return
-        self._busy = future
+        self._child = None
 
-    def _read(self) -> None:
-        assert self._proc is not None
-        assert self._proc.stdout is not None
-        while (png := _read_message(self._proc.stdout)) is not None:
-            with self._lock:
-                future, self._busy = self._busy, None
-                self._send_next()
-            assert future is not None
-            future.set_result(png)
-        with self._lock:
-            if self._busy is not None:
-                self._busy.set_exception(WorkerGone("the render worker stopped"))
-            self._busy = None
-            self._close_stdin()
-            self._send_next()  # fails whatever is still queued
-        self._proc.stdout.close()
-
-
-def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """Answer every pickled figure on ``stdin`` with its PNG bytes on ``stdout`` until ``stdin`` ends."""
-    import matplotlib.figure  # noqa: F401  (imported before the first figure arrives)
-
-    while (message := _read_message(stdin)) is not None:
-        buffer = io.BytesIO()
-        pickle.loads(message).savefig(buffer, format="png")
-        png = buffer.getvalue()
-        stdout.write(_HEAD.pack(len(png)) + png)
-        stdout.flush()
-
-
-if __name__ == "__main__":
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    def _wait(self, pid: int, read: int, future: Future[bytes]) -> None:
+        """Collect the child's PNG bytes and exit status, then start the next child."""
+        parts = []
+        with os.fdopen(read, "rb") as pipe:
+            while chunk := pipe.read(1 << 16):
+                parts.append(chunk)
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        if status == 0:
+            future.set_result(b"".join(parts))
+        else:
+            future.set_exception(WorkerGone(f"the child rendering the figure exited with {status}"))
+        with DRAWING, self._lock:
+            self._start_next()

@@ -199,8 +199,9 @@ class Charts:
     """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it.
 
     With a ``worker`` (:class:`~balance.charts.render.PngWorker`) :meth:`add` hands the
-    figure to it and returns a placeholder; :meth:`embed` then waits for the PNGs, writes
-    them and puts them into the page. A figure the worker cannot render is drawn here.
+    figure to it and returns a placeholder; :meth:`embed` then draws here the figures the
+    worker has not reached, waits for the others, writes the PNGs and puts them into the
+    page. A figure the worker could not render is drawn here too.
     """
 
     def __init__(self, out_dir: Path, *, worker: PngWorker | None = None) -> None:
@@ -221,8 +222,7 @@ class Charts:
             path.write_bytes(data)
             self.files.append(path)
             return figure(data, alt, caption)
-        with DRAWING:  # pickled as png() would render it: not while another thread draws
-            future = self.worker.submit(fig)
+        future = self.worker.submit(fig)
         with self._lock:
             self.files.append(path)
             self._pending.append((name, fig, future, alt, caption))

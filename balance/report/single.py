@@ -429,7 +429,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     before anything is written.
     """
     cv = counterfactual.load(run, values)
-    out = Charts(Path(out_dir), worker=PngWorker())  # renders the PNGs on another core meanwhile
+    out = Charts(Path(out_dir), worker=PngWorker())  # PNGs rendered in forked children meanwhile
     info = run_info(run)
     unit = run.turn_unit
     # The card and turn figures (from the run's stored sums, or large scans of raw rows) are
