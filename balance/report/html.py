@@ -13,21 +13,15 @@ import html
 import io
 import json
 import math
-import re
-import secrets
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from balance.charts import DRAWING
-from balance.charts.render import PngWorker, WorkerGone
 
 DASH = "–"
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     from matplotlib.figure import Figure
 
 
@@ -196,59 +190,21 @@ def figure(data: bytes, alt: str, caption: str = "") -> str:
 
 
 class Charts:
-    """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it.
+    """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it."""
 
-    With a ``worker`` (:class:`~balance.charts.render.PngWorker`) :meth:`add` hands the
-    figure to it and returns a placeholder; :meth:`embed` then draws here the figures the
-    worker has not reached, waits for the others, writes the PNGs and puts them into the
-    page. A figure the worker could not render is drawn here too.
-    """
-
-    def __init__(self, out_dir: Path, *, worker: PngWorker | None = None) -> None:
-        """Write charts into ``out_dir`` (created if needed), rendered by ``worker`` when given."""
+    def __init__(self, out_dir: Path) -> None:
+        """Write charts into ``out_dir`` (created if needed)."""
         self.out_dir = out_dir
         out_dir.mkdir(parents=True, exist_ok=True)
         self.files: list[Path] = []
-        self.worker = worker
-        self._pending: list[tuple[str, Figure, Future[bytes], str, str]] = []
-        self._lock = threading.Lock()
-        self._tag = f"\x00chart {secrets.token_hex(8)} "  # no escaped text from data can hold it
 
     def add(self, name: str, fig: Figure, alt: str, caption: str = "") -> str:
-        """Save ``fig`` as ``name.png`` and return the HTML that embeds it (a placeholder with a worker)."""
+        """Save ``fig`` as ``name.png`` and return the HTML that embeds it."""
+        data = png(fig)
         path = self.out_dir / f"{name}.png"
-        if self.worker is None:
-            data = png(fig)
-            path.write_bytes(data)
-            self.files.append(path)
-            return figure(data, alt, caption)
-        future = self.worker.submit(fig)
-        with self._lock:
-            self.files.append(path)
-            self._pending.append((name, fig, future, alt, caption))
-            return f"{self._tag}{len(self._pending) - 1}\x00"
-
-    def embed(self, html: str) -> str:
-        """Return ``html`` with every placeholder of :meth:`add` replaced by its chart, the PNGs written."""
-        shown: dict[str, str] = {}
-        drawn: dict[int, bytes] = {}
-        for i in reversed(range(len(self._pending))):  # the worker works from the first, this thread from the last
-            name, fig, future, *_ = self._pending[i]
-            if self.worker is not None and self.worker.steal(future):
-                drawn[i] = png(fig)
-        for i, (name, fig, future, alt, caption) in enumerate(self._pending):
-            try:
-                data = drawn[i] if i in drawn else future.result()
-            except WorkerGone:
-                data = png(fig)
-            (self.out_dir / f"{name}.png").write_bytes(data)
-            shown[str(i)] = figure(data, alt, caption)
-        self._pending.clear()
-        if self.worker is not None:
-            self.worker.close()
-        if not shown:
-            return html
-        return re.sub(re.escape(self._tag) + "(\\d+)\x00", lambda m: shown[m.group(1)], html)
+        path.write_bytes(data)
+        self.files.append(path)
+        return figure(data, alt, caption)
 
 
 CSS = """
