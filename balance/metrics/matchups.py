@@ -48,6 +48,63 @@ def _games(seats: pl.LazyFrame) -> pl.LazyFrame:
     return one(0).join(one(1), on="game")
 
 
+def pairing_counts(seats: pl.LazyFrame, games: pl.LazyFrame | None = None) -> pl.DataFrame:
+    """Return the counts of each ordered deck pairing from one join: what the matchup matrix and first movers sum.
+
+    Columns: ``deck_0, deck_1`` (seat 0's deck first, text), ``n_games``, ``wins_0``,
+    ``wins_1`` (seats with ``won == 1``) and, with ``games`` (``first_seat``, ``winner``), the
+    games it has a row for (``n_first``), decided (``n``) and won by the first mover
+    (``first_wins``). Unsorted: :func:`matchups_from` and :func:`first_mover_from` sort.
+    """
+    joined = _games(seats)
+    won = [(pl.col(f"won_{s}") == 1).sum().alias(f"wins_{s}") for s in (0, 1)]
+    first: list[pl.Expr] = []
+    if games is not None:
+        marked = games.lazy().select("game", "first_seat", "winner", pl.lit(True).alias("in_games"))
+        joined = joined.join(marked, on="game", how="left")  # every seat counts in the matrix, as without games
+        first = [
+            pl.col("in_games").sum().alias("n_first"),
+            (pl.col("winner") >= 0).sum().alias("n"),
+            (pl.col("winner") == pl.col("first_seat")).sum().alias("first_wins"),
+        ]
+    return (
+        joined.group_by("deck_0", "deck_1")  # ordered pairings, categorical: the rows stay unnamed
+        .agg(pl.len().alias("n_games"), *won, *first)
+        .with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
+        .collect()
+    )
+
+
+def matchups_from(counts: pl.DataFrame) -> pl.DataFrame:
+    """Return :func:`deck_matchups` from :func:`pairing_counts` (each game once as seat 0's deck, once as seat 1's)."""
+    both = pl.concat(
+        [
+            counts.select(deck="deck_0", opponent="deck_1", n="n_games", wins="wins_0"),
+            counts.select(deck="deck_1", opponent="deck_0", n="n_games", wins="wins_1"),
+        ]
+    )
+    out = both.group_by("deck", "opponent").agg(pl.col("n", "wins").sum()).sort("deck", "opponent")
+    return with_wilson(out, "wins", "n")
+
+
+def first_mover_from(counts: pl.DataFrame) -> pl.DataFrame:
+    """Return :func:`pairing_first_mover` from :func:`pairing_counts` made with the games."""
+    out = (
+        counts.select(
+            deck_a=pl.min_horizontal("deck_0", "deck_1"),
+            deck_b=pl.max_horizontal("deck_0", "deck_1"),
+            n_games="n_first",
+            n="n",
+            first_wins="first_wins",
+        )
+        .group_by("deck_a", "deck_b")
+        .agg(pl.col("n_games", "n", "first_wins").sum())
+        .filter(pl.col("n_games") > 0)
+        .sort("deck_a", "deck_b")
+    )
+    return with_wilson(out, "first_wins", "n")
+
+
 def deck_matchups(seats: pl.LazyFrame) -> pl.DataFrame:
     """Return the row deck's win rate against each column deck: ``deck, opponent, n, wins, rate, lo, hi``.
 
@@ -60,21 +117,7 @@ def deck_matchups(seats: pl.LazyFrame) -> pl.DataFrame:
     >>> deck_matchups(seats).select("deck", "opponent", "n", "wins").rows()
     [('a', 'b', 2, 1), ('b', 'a', 2, 1)]
     """
-    games = _games(seats)
-    both = pl.concat(
-        [
-            games.select(deck="deck_0", opponent="deck_1", won="won_0"),
-            games.select(deck="deck_1", opponent="deck_0", won="won_1"),
-        ]
-    )
-    out = (
-        both.group_by("deck", "opponent")
-        .agg(pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
-        .with_columns(pl.col("deck", "opponent").cast(pl.String))
-        .sort("deck", "opponent")
-        .collect()
-    )
-    return with_wilson(out, "wins", "n")
+    return matchups_from(pairing_counts(seats))
 
 
 def pairing_first_mover(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
@@ -91,23 +134,7 @@ def pairing_first_mover(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFram
     >>> pairing_first_mover(seats, games).select("deck_a", "deck_b", "n_games", "n", "first_wins").rows()
     [('a', 'a', 1, 1, 1), ('a', 'b', 1, 0, 0)]
     """
-    counts = ("n_games", "n", "first_wins")
-    joined = _games(seats).join(games.lazy().select("game", "first_seat", "winner"), on="game")
-    out = (
-        joined.group_by("deck_0", "deck_1")  # ordered pairings, categorical: the rows stay unnamed
-        .agg(
-            pl.len().alias(counts[0]),
-            (pl.col("winner") >= 0).sum().alias(counts[1]),
-            (pl.col("winner") == pl.col("first_seat")).sum().alias(counts[2]),
-        )
-        .with_columns(pl.col("deck_0", "deck_1").cast(pl.String))
-        .select(deck_a=pl.min_horizontal("deck_0", "deck_1"), deck_b=pl.max_horizontal("deck_0", "deck_1"), *counts)
-        .group_by("deck_a", "deck_b")
-        .agg(pl.col(*counts).sum())
-        .sort("deck_a", "deck_b")
-        .collect()
-    )
-    return with_wilson(out, "first_wins", "n")
+    return first_mover_from(pairing_counts(seats, games))
 
 
 def deck_order(matchups: pl.DataFrame) -> list[str]:

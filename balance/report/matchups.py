@@ -2,7 +2,7 @@
 
 ``deck_facts(run)`` computes the matrix and each deck's win rate once (the summary's
 deck sentence reads them too), or None when the run's ``seats`` table names no decks
-(``balance.metrics.matchups.has_matchups``); ``matchups_section(facts, run, out)``
+(``balance.metrics.matchups.has_matchups``); ``matchups_section(facts, out)``
 draws the section; the heat map is ``balance.charts.plot_matchup_matrix``.
 """
 
@@ -15,30 +15,39 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
-from balance.metrics.matchups import compare_decks, deck_matchups, has_matchups, pairing_first_mover
+from balance.metrics.matchups import compare_decks, first_mover_from, has_matchups, matchups_from, pairing_counts
 from balance.report.html import Cell, Charts, estimate, note, number, pct, points, section, table, text
 
 
 class DeckFacts(NamedTuple):
-    """The deck figures of a run: the pairing matrix and each deck over all pairings."""
+    """The deck figures of a run: the pairing matrix, each deck over all pairings, first movers by pairing."""
 
     matrix: pl.DataFrame  # deck_matchups
-    overall: pl.DataFrame  # win_rates by deck: deck, n, wins, rate, lo, hi
+    overall: pl.DataFrame  # win rates by deck (summed from the matrix): deck, n, wins, rate, lo, hi
+    first: pl.DataFrame | None  # pairing_first_mover; None when the games table has no first_seat
 
 
 def deck_facts(run: Run) -> DeckFacts | None:
-    """Return the run's deck figures, or None when it is not a two-seat game naming a deck per seat."""
+    """Return the run's deck figures, or None when it is not a two-seat game naming a deck per seat.
+
+    One join of the seats (and games) serves the matrix, the decks' win rates (each seat
+    is in one cell of its deck's row) and the first movers.
+    """
     if run.n_seats != 2 or not has_matchups(run.seats):
         return None
-    matrix = deck_matchups(run.seats)
-    return DeckFacts(matrix, m.win_rates(run.seats, by="deck")) if matrix.height else None
+    first_seat = run.games is not None and "first_seat" in run.games.collect_schema().names()
+    counts = pairing_counts(run.seats, run.games if first_seat else None)
+    matrix = matchups_from(counts)
+    if not matrix.height:
+        return None
+    return DeckFacts(matrix, m.win_rates_over(matrix, "deck"), first_mover_from(counts) if first_seat else None)
 
 
-def matchups_section(facts: DeckFacts | None, run: Run, out: Charts) -> str | None:
+def matchups_section(facts: DeckFacts | None, out: Charts) -> str | None:
     """Return the deck-pairing section (heat map, cells, deck win rates, first mover by pairing), or None."""
     if facts is None:
         return None
-    matrix, overall = facts
+    matrix, overall, first = facts
     parts = [
         out.add(
             "deck_matchups",
@@ -71,8 +80,7 @@ def matchups_section(facts: DeckFacts | None, run: Run, out: Charts) -> str | No
             ],
         )
     )
-    if "first_seat" in run.games.collect_schema().names():
-        first = pairing_first_mover(run.seats, run.games)
+    if first is not None:
         parts.append("<h3>First mover's share of decided games, by pairing</h3>")
         parts.append(
             table(

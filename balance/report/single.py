@@ -284,7 +284,7 @@ def _summary(c: ReportContext) -> str:
     else:
         if {"winner", "first_seat"} <= set(_cols(games)) and has_first_seat(games):
             items.append(seat_sentence(games, c.n_seats))
-        decks = decks_sentence(*c.decks) if c.decks is not None else None
+        decks = decks_sentence(c.decks.matrix, c.decks.overall) if c.decks is not None else None
         items += [s for s in (bots_sentence(c.run.seats), decks, draws_sentence(games)) if s is not None]
         rounds = c.unit == "turn" and c.tempo is not None and c.tempo.curve_unit == "round"  # turns paired
         items.append(length_sentence(games, c.unit, rounds=rounds))
@@ -343,7 +343,7 @@ SECTIONS: list[Section] = [
     Section("overview", "Run", _overview),
     Section("win-rates", "Win rates", lambda c: win_rates_section(c.run, c.n_seats, c.out)),
     Section("first-seat", "First seat", lambda c: first_seat_section(c.run, c.n_seats, c.out)),
-    Section("matchups", "Decks", lambda c: matchups_section(c.decks, c.run, c.out)),  # any game naming a deck per seat
+    Section("matchups", "Decks", lambda c: matchups_section(c.decks, c.out)),  # any game naming a deck per seat
     Section("outcomes", "Outcomes", lambda c: outcomes_section(c.run, solitaire=c.solitaire)),
     Section(
         "game-length",

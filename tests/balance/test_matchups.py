@@ -5,7 +5,15 @@ import polars as pl
 import pytest
 
 from balance.charts import plot_matchup_matrix
-from balance.metrics.matchups import deck_matchups, has_matchups, pairing_first_mover
+from balance.metrics.games import win_rates
+from balance.metrics.matchups import (
+    deck_matchups,
+    first_mover_from,
+    has_matchups,
+    matchups_from,
+    pairing_counts,
+    pairing_first_mover,
+)
 from balance.report.html import Charts
 from balance.report.matchups import deck_facts, matchups_section
 
@@ -67,6 +75,27 @@ def test_first_mover_counts_match_a_game_by_game_count_over_both_seat_orders():
     assert {(r[0], r[1]): list(r[2:5]) for r in df.rows()} == expected
 
 
+def test_deck_facts_come_from_one_join_and_equal_the_direct_scans():
+    seats, games = seats_and_games()
+    facts = deck_facts(_Run(seats, games))
+    assert facts.matrix.equals(deck_matchups(seats))
+    assert facts.overall.equals(win_rates(seats, by="deck"))  # each seat in one cell of its deck's row
+    assert facts.first.equals(pairing_first_mover(seats, games))
+
+
+def test_a_game_without_a_games_row_counts_in_the_matrix_but_not_in_the_first_movers():
+    seats, games = seats_and_games()
+    counts = pairing_counts(seats, games.filter(pl.col("game") != 1))  # game 1: b (seat 0) vs a
+    assert matchups_from(counts).equals(deck_matchups(seats))
+    rows = {
+        (r["deck_a"], r["deck_b"]): (r["n_games"], r["n"], r["first_wins"])
+        for r in first_mover_from(counts).rows(named=True)
+    }
+    assert rows == {("a", "a"): (1, 1, 1), ("a", "b"): (2, 1, 1)}
+    only_one = pairing_counts(seats, games.filter(pl.col("game") == 2))  # no a-b game in the games table
+    assert first_mover_from(only_one).select("deck_a", "deck_b").rows() == [("a", "a")]
+
+
 def test_only_text_decks_per_seat_qualify():
     assert has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": ["x"], "won": [0]}))
     assert not has_matchups(pl.LazyFrame({"game": [0], "seat": [0], "deck": [[3, 4]], "won": [0]}))
@@ -91,7 +120,7 @@ class _Run:
 
 
 def section(run, out):
-    return matchups_section(deck_facts(run), run, Charts(out))
+    return matchups_section(deck_facts(run), Charts(out))
 
 
 def test_the_section_is_generic_and_skips_runs_without_decks(tmp_path):
@@ -118,7 +147,9 @@ def test_the_summary_names_each_deck_and_the_most_one_sided_pairing():
     from balance.report.summary import decks_sentence
 
     seats, _ = seats_and_games()
-    topic, text = decks_sentence(*deck_facts(_Run(seats, None)))
+    facts = deck_facts(_Run(seats, None))
+    assert facts.first is None  # no games table: no first movers
+    topic, text = decks_sentence(facts.matrix, facts.overall)
     assert topic == "Decks"
     # a: 5 seat-games, 2 won (games 1 and 2 ... see seats_and_games); b: 3 seat-games, 1 won
     assert text.startswith("Over all pairings a wins 40.0")
