@@ -1,4 +1,7 @@
-"""Game simulators: one package per game, each exposing a ``GameSpec`` named ``GAME``.
+"""Game simulators: one package per game, each exposing a ``GameSpec`` named ``GAME`` and a ``GameInfo`` named ``INFO``.
+
+A game's package builds ``GAME`` (importing its kernels, and Numba) when ``GAME`` is first
+asked for; ``INFO`` (name, rules version, variants) is there without them.
 
 Index letters used throughout: ``g`` game, ``p`` player/seat, ``c`` card id, ``t`` turn.
 """
@@ -7,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from sims.core.spec import GameSpec
+from sims.core.spec import GameInfo, GameSpec
 
 GAMES: dict[str, str] = {
     "cardinger": "sims.cardinger",
@@ -23,12 +26,21 @@ def available() -> tuple[str, ...]:
     return tuple(GAMES)
 
 
-def load(name: str) -> GameSpec:
-    """Import a game lazily, so its kernels compile or load from cache only when used."""
+def _module(name: str) -> str:
     try:
-        module = GAMES[name]
+        return GAMES[name]
     except KeyError:
         known = ", ".join(GAMES)
         raise KeyError(f"unknown game {name!r}; known games: {known}") from None
-    game: GameSpec = importlib.import_module(module).GAME
+
+
+def load(name: str) -> GameSpec:
+    """Import a game lazily, so its kernels compile or load from cache only when used."""
+    game: GameSpec = importlib.import_module(_module(name)).GAME
+    return game
+
+
+def info(name: str) -> GameInfo:
+    """Return what a report needs to know about a game (``GameInfo``) without importing its kernels."""
+    game: GameInfo = importlib.import_module(_module(name)).INFO
     return game

@@ -52,16 +52,15 @@ def groups_by_setting_section(run: Run) -> str | None:
 
 
 def declared_events(run: Run) -> tuple[str, ...]:
-    """Return the ``cards`` counters the run's game declares as events (``GameSpec.extra["card_events"]``).
+    """Return the ``cards`` counters the run's game declares as events (``GameInfo.card_events``).
 
     A game that declares none gets no "Card events" section: its extra counters are tallies
     (attacks, damage), not events whose happening a designer would weigh.
     """
     try:
-        events = sims.load(str(run.manifest.get("game"))).extra.get("card_events")
+        return sims.info(str(run.manifest.get("game"))).card_events
     except (KeyError, ImportError, AttributeError):
         return ()
-    return tuple(events) if events is not None else ()
 
 
 def card_events_section(run: Run) -> str | None:

@@ -109,7 +109,7 @@ def run_info(run: Run) -> dict[str, Any]:
 
 
 class VariantInfo(NamedTuple):
-    """The rule reading a run rests on: its variant's name and note from the game's ``GameSpec.variants``."""
+    """The rule reading a run rests on: its variant's name and note from the game's ``GameInfo.variants``."""
 
     name: str | None
     note: str | None
@@ -123,7 +123,7 @@ def variant_info(run: Run) -> VariantInfo:
     if not name:
         return VariantInfo(None, None, None)
     try:
-        spec = sims.load(str(game))
+        spec = sims.info(str(game))  # the game's name, rules version and variants, without its kernels
     except (KeyError, ImportError, AttributeError):
         return VariantInfo(str(name), None, f"game {game!r} is not registered here, so its variants are unknown")
     variant = spec.variants.get(str(name))

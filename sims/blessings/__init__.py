@@ -2,12 +2,8 @@
 
 from pathlib import Path
 
-from sims.blessings import kernel, state
-from sims.blessings.bots import DEFAULTS, Bot
-from sims.blessings.log import replay
-from sims.blessings.params import Params
-from sims.blessings.pool import VALUE_BASELINES, load_pool, prepare_pool
-from sims.core import GameSpec, Variant
+from sims.core import GameInfo, GameSpec, Variant
+from sims.core.spec import lazy_game
 
 VARIANTS = {  # rulings file, "Variants" (revised: R13, R15); the last two are ours (R9's parameter as named switches)
     "modern": Variant(
@@ -40,48 +36,65 @@ VARIANTS = {  # rulings file, "Variants" (revised: R13, R15); the last two are o
     ),
 }
 
-GAME = GameSpec(
+INFO = GameInfo(
     name="blessings",
     rules_version="2",  # bump only when simulated behaviour changes (2: revised R13, R15 defaults; bots)
-    seats=2,
-    summary="Two-player battles of attack, blessing and curse; curses left at a battle's end wipe hands out",
-    cards_path=Path(__file__).with_name("cards.csv"),
-    load_pool=load_pool,
-    params=Params(),
-    choices={
-        "deck_mode": state.DeckMode,
-        "hand_order": state.HandOrder,
-        "opening": state.Opening,
-        "destroyed_cards": state.DestroyedCards,
-        "surrender": state.Surrender,
-        "pool_target": state.PoolTarget,
-        "face_bonus_seats": state.Seats,
-        "value_baseline": state.ValueBaseline,
-    },
     variants=VARIANTS,
-    bots=tuple(b.name.lower() for b in Bot),
-    bot_params=DEFAULTS,
-    tables={
-        "games": state.GAME_DTYPE,
-        "seats": state.SEAT_DTYPE,
-        "cards": state.CARD_RECORD_DTYPE,
-        "turns": state.TURN_DTYPE,
-    },
-    enums={
-        "games": {"end_reason": state.EndReason, "final_how": state.BattleEnd},
-        "turns": {"how": state.BattleEnd},
-        "card_dim": {"suit": state.Suit, "type": state.CardType},
-    },
-    rows_per_game={
-        "games": lambda p: 1,
-        "seats": lambda p: 2,
-        "cards": lambda p: 52 if p.deck_mode == state.DeckMode.SPLIT_ONE_DECK else 104,
-        "turns": lambda p: 4,
-    },
-    play_games=kernel.play_games,
-    prepare_pool=prepare_pool,
-    replay=replay,
-    check_games=kernel.check_games,
-    turn_unit="battle",
-    value_baselines=VALUE_BASELINES,
 )
+
+
+def _game() -> GameSpec:
+    from sims.blessings import kernel, state
+    from sims.blessings.bots import DEFAULTS, Bot
+    from sims.blessings.log import replay
+    from sims.blessings.params import Params
+    from sims.blessings.pool import VALUE_BASELINES, load_pool, prepare_pool
+
+    return GameSpec(
+        name=INFO.name,
+        rules_version=INFO.rules_version,
+        seats=2,
+        summary="Two-player battles of attack, blessing and curse; curses left at a battle's end wipe hands out",
+        cards_path=Path(__file__).with_name("cards.csv"),
+        load_pool=load_pool,
+        params=Params(),
+        choices={
+            "deck_mode": state.DeckMode,
+            "hand_order": state.HandOrder,
+            "opening": state.Opening,
+            "destroyed_cards": state.DestroyedCards,
+            "surrender": state.Surrender,
+            "pool_target": state.PoolTarget,
+            "face_bonus_seats": state.Seats,
+            "value_baseline": state.ValueBaseline,
+        },
+        variants=INFO.variants,
+        bots=tuple(b.name.lower() for b in Bot),
+        bot_params=DEFAULTS,
+        tables={
+            "games": state.GAME_DTYPE,
+            "seats": state.SEAT_DTYPE,
+            "cards": state.CARD_RECORD_DTYPE,
+            "turns": state.TURN_DTYPE,
+        },
+        enums={
+            "games": {"end_reason": state.EndReason, "final_how": state.BattleEnd},
+            "turns": {"how": state.BattleEnd},
+            "card_dim": {"suit": state.Suit, "type": state.CardType},
+        },
+        rows_per_game={
+            "games": lambda p: 1,
+            "seats": lambda p: 2,
+            "cards": lambda p: 52 if p.deck_mode == state.DeckMode.SPLIT_ONE_DECK else 104,
+            "turns": lambda p: 4,
+        },
+        play_games=kernel.play_games,
+        prepare_pool=prepare_pool,
+        replay=replay,
+        check_games=kernel.check_games,
+        turn_unit="battle",
+        value_baselines=VALUE_BASELINES,
+    )
+
+
+__getattr__ = lazy_game(globals(), _game)

@@ -3,13 +3,9 @@
 from itertools import product
 from pathlib import Path
 
-from sims.cardia import kernel, state
-from sims.cardia.bots import DEFAULTS, Bot
-from sims.cardia.log import replay
-from sims.cardia.params import Params
-from sims.cardia.pool import load_pool, prepare_pool
-from sims.cardia.scenario import SCENARIO_KEYS, play_scenario
-from sims.core import GameSpec, Variant
+from sims.cardia import state  # its enums name the variants; state.py imports the jit, so INFO loads Numba here
+from sims.core import GameInfo, GameSpec, Variant
+from sims.core.spec import lazy_game
 
 LOCATIONS = [loc.name.lower() for loc in state.Location if loc not in (state.Location.NONE, state.Location.SWEEP)]
 FACTIONS = [f.name.lower() for f in state.Faction]
@@ -54,51 +50,71 @@ def _variants() -> dict[str, Variant]:
     return out
 
 
-GAME = GameSpec(
+INFO = GameInfo(
     name="cardia",
     rules_version="1",  # bump only when simulated behaviour changes
-    seats=2,
-    summary="Two-player duel of simultaneous hidden cards; losing an encounter activates its ability; 5 signets win",
-    cards_path=Path(__file__).with_name("cards.csv"),
-    load_pool=load_pool,
-    params=Params(),
-    choices={
-        "deck": state.DeckChoice,
-        "faction_decks": state.FactionSet,
-        "location": state.Location,
-        "match_format": state.MatchFormat,
-        "post_tie_win": state.PostTieWin,
-        "mechanical_djinn_check": state.DjinnCheck,
-        "foggy_final_reveal": state.FoggyFinalReveal,
-        "value_baseline": state.ValueBaseline,
-    },
     variants=_variants(),
-    bots=tuple(b.name.lower() for b in Bot),
-    bot_params=DEFAULTS,
-    tables={
-        "games": state.GAME_DTYPE,
-        "seats": state.SEAT_DTYPE,
-        "cards": state.CARD_RECORD_DTYPE,
-        "turns": state.TURN_DTYPE,
-    },
-    enums={
-        "games": {"end_reason": state.EndReason, "deck": state.DeckChoice, "location": state.Location},
-        "turns": {"reveal": state.Result},
-        "card_dim": {"deck": state.Deck, "faction": state.Faction, "effect": state.Ability},
-    },
-    rows_per_game={
-        "games": lambda p: 1,
-        "seats": lambda p: 2,
-        "cards": lambda p: 32 * (2.5 if p.match_format == state.MatchFormat.BEST_OF_3 else 1),
-        "turns": lambda p: 14 * (2.5 if p.match_format == state.MatchFormat.BEST_OF_3 else 1),
-    },
-    play_games=kernel.play_games,
-    prepare_pool=prepare_pool,
-    replay=replay,
-    check_games=kernel.check_games,
-    default_variant="first_games",
-    turn_unit="round",
-    play_scenario=play_scenario,
-    value_baselines=state.VALUE_BASELINES,
-    extra={"scenario_keys": SCENARIO_KEYS, "card_events": ("activations", "flips")},
+    card_events=("activations", "flips"),
 )
+
+
+def _game() -> GameSpec:
+    from sims.cardia import kernel
+    from sims.cardia.bots import DEFAULTS, Bot
+    from sims.cardia.log import replay
+    from sims.cardia.params import Params
+    from sims.cardia.pool import load_pool, prepare_pool
+    from sims.cardia.scenario import SCENARIO_KEYS, play_scenario
+
+    return GameSpec(
+        name=INFO.name,
+        rules_version=INFO.rules_version,
+        seats=2,
+        summary="Two-player duel of simultaneous hidden cards; losing an encounter activates its ability; "
+        "5 signets win",
+        cards_path=Path(__file__).with_name("cards.csv"),
+        load_pool=load_pool,
+        params=Params(),
+        choices={
+            "deck": state.DeckChoice,
+            "faction_decks": state.FactionSet,
+            "location": state.Location,
+            "match_format": state.MatchFormat,
+            "post_tie_win": state.PostTieWin,
+            "mechanical_djinn_check": state.DjinnCheck,
+            "foggy_final_reveal": state.FoggyFinalReveal,
+            "value_baseline": state.ValueBaseline,
+        },
+        variants=INFO.variants,
+        bots=tuple(b.name.lower() for b in Bot),
+        bot_params=DEFAULTS,
+        tables={
+            "games": state.GAME_DTYPE,
+            "seats": state.SEAT_DTYPE,
+            "cards": state.CARD_RECORD_DTYPE,
+            "turns": state.TURN_DTYPE,
+        },
+        enums={
+            "games": {"end_reason": state.EndReason, "deck": state.DeckChoice, "location": state.Location},
+            "turns": {"reveal": state.Result},
+            "card_dim": {"deck": state.Deck, "faction": state.Faction, "effect": state.Ability},
+        },
+        rows_per_game={
+            "games": lambda p: 1,
+            "seats": lambda p: 2,
+            "cards": lambda p: 32 * (2.5 if p.match_format == state.MatchFormat.BEST_OF_3 else 1),
+            "turns": lambda p: 14 * (2.5 if p.match_format == state.MatchFormat.BEST_OF_3 else 1),
+        },
+        play_games=kernel.play_games,
+        prepare_pool=prepare_pool,
+        replay=replay,
+        check_games=kernel.check_games,
+        default_variant="first_games",
+        turn_unit="round",
+        play_scenario=play_scenario,
+        value_baselines=state.VALUE_BASELINES,
+        extra={"scenario_keys": SCENARIO_KEYS, "card_events": INFO.card_events},
+    )
+
+
+__getattr__ = lazy_game(globals(), _game)

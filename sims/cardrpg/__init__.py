@@ -2,12 +2,8 @@
 
 from pathlib import Path
 
-from sims.cardrpg import kernel, state
-from sims.cardrpg.bots import DEFAULTS, Bot
-from sims.cardrpg.log import replay
-from sims.cardrpg.params import Params
-from sims.cardrpg.pool import load_pool, prepare_pool
-from sims.core import GameSpec, Variant
+from sims.core import GameInfo, GameSpec, Variant
+from sims.core.spec import lazy_game
 
 ADVANCED = "the rulebook's Advanced rules, first session of a fresh character (R1-R22, RULES.md §7)"
 FIRST_READING = {  # rules_version 1's answers to the settled questions revised in version 2 (RULES.md §7)
@@ -51,59 +47,76 @@ VARIANTS = {  # rulings file, "Variants"; the no_ace_* variants switch one Ace p
     ),
 }
 
-GAME = GameSpec(
+INFO = GameInfo(
     name="cardrpg",
     rules_version="2",
-    seats=1,
-    summary="Solitaire RPG: one character (a J/Q/K class) fights monsters dealt from the deck, levels up, dies",
-    cards_path=Path(__file__).with_name("deck.csv"),
-    load_pool=load_pool,
-    params=Params(),
-    choices={
-        "class_card": state.ClassCard,
-        "class_ranks": state.ClassRanks,
-        "stat_roll": state.StatRoll,
-        "hand_refill": state.HandRefill,
-        "hp_reset": state.HpReset,
-        "face_combo": state.FaceCombo,
-        "random_attack_joker": state.RandomAttackJoker,
-        "both_out": state.BothOut,
-        "both_out_order": state.BothOutOrder,
-        "empty_hand": state.EmptyHand,
-        "ace_club_set": state.AceClubSet,
-        "jack_draws": state.JackDraws,
-        "buyback_destination": state.BuybackDestination,
-        "xp_overflow": state.XpOverflow,
-        "dice": state.Dice,
-        "diceless_king_joker": state.DicelessKingJoker,
-        "monster_hp": state.MonsterHp,
-        "ace_powers": state.AcePower,
-    },
     variants=VARIANTS,
-    bots=tuple(b.name.lower() for b in Bot),
-    bot_params=DEFAULTS,
-    tables={
-        "games": state.GAME_DTYPE,
-        "seats": state.SEAT_DTYPE,
-        "cards": state.CARD_RECORD_DTYPE,
-        "turns": state.TURN_DTYPE,
-    },
-    enums={
-        "games": {"end_reason": state.EndReason, "class_card": state.ClassCard},
-        "seats": {"class_card": state.ClassCard},
-        "turns": {"monster_kind": state.MonsterKind, "outcome": state.Outcome},
-        "card_dim": {"suit": state.Suit, "kind": state.Kind},
-    },
-    rows_per_game={
-        "games": lambda p: p.n_sessions,
-        "seats": lambda p: p.n_sessions,
-        "cards": lambda p: 8 * p.n_sessions,
-        "turns": lambda p: 16 * p.n_sessions,
-    },
-    play_games=kernel.play_games,
-    prepare_pool=prepare_pool,
-    replay=replay,
-    check_games=kernel.check_games,
-    default_variant="advanced",
-    turn_unit="battle",
 )
+
+
+def _game() -> GameSpec:
+    from sims.cardrpg import kernel, state
+    from sims.cardrpg.bots import DEFAULTS, Bot
+    from sims.cardrpg.log import replay
+    from sims.cardrpg.params import Params
+    from sims.cardrpg.pool import load_pool, prepare_pool
+
+    return GameSpec(
+        name=INFO.name,
+        rules_version=INFO.rules_version,
+        seats=1,
+        summary="Solitaire RPG: one character (a J/Q/K class) fights monsters dealt from the deck, levels up, dies",
+        cards_path=Path(__file__).with_name("deck.csv"),
+        load_pool=load_pool,
+        params=Params(),
+        choices={
+            "class_card": state.ClassCard,
+            "class_ranks": state.ClassRanks,
+            "stat_roll": state.StatRoll,
+            "hand_refill": state.HandRefill,
+            "hp_reset": state.HpReset,
+            "face_combo": state.FaceCombo,
+            "random_attack_joker": state.RandomAttackJoker,
+            "both_out": state.BothOut,
+            "both_out_order": state.BothOutOrder,
+            "empty_hand": state.EmptyHand,
+            "ace_club_set": state.AceClubSet,
+            "jack_draws": state.JackDraws,
+            "buyback_destination": state.BuybackDestination,
+            "xp_overflow": state.XpOverflow,
+            "dice": state.Dice,
+            "diceless_king_joker": state.DicelessKingJoker,
+            "monster_hp": state.MonsterHp,
+            "ace_powers": state.AcePower,
+        },
+        variants=INFO.variants,
+        bots=tuple(b.name.lower() for b in Bot),
+        bot_params=DEFAULTS,
+        tables={
+            "games": state.GAME_DTYPE,
+            "seats": state.SEAT_DTYPE,
+            "cards": state.CARD_RECORD_DTYPE,
+            "turns": state.TURN_DTYPE,
+        },
+        enums={
+            "games": {"end_reason": state.EndReason, "class_card": state.ClassCard},
+            "seats": {"class_card": state.ClassCard},
+            "turns": {"monster_kind": state.MonsterKind, "outcome": state.Outcome},
+            "card_dim": {"suit": state.Suit, "kind": state.Kind},
+        },
+        rows_per_game={
+            "games": lambda p: p.n_sessions,
+            "seats": lambda p: p.n_sessions,
+            "cards": lambda p: 8 * p.n_sessions,
+            "turns": lambda p: 16 * p.n_sessions,
+        },
+        play_games=kernel.play_games,
+        prepare_pool=prepare_pool,
+        replay=replay,
+        check_games=kernel.check_games,
+        default_variant="advanced",
+        turn_unit="battle",
+    )
+
+
+__getattr__ = lazy_game(globals(), _game)

@@ -2,13 +2,8 @@
 
 from pathlib import Path
 
-from sims.cardwars import kernel, state
-from sims.cardwars.bots import DEFAULTS, Bot
-from sims.cardwars.log import replay
-from sims.cardwars.params import Params
-from sims.cardwars.pool import load_pool, prepare_pool
-from sims.cardwars.scenario import play_scenario
-from sims.core import DeckRules, GameSpec, Variant
+from sims.core import GameInfo, GameSpec, Variant
+from sims.core.spec import lazy_game
 
 STANDARD = "the rulebook's rules (R1-R22): random starter decks per seat, random first player"
 DECKS = ("finn", "jake", "bmo", "rainicorn")
@@ -43,61 +38,81 @@ VARIANTS = {  # rulings file, "Variants"
     "no_cool_dog_chain": Variant({"cool_dog_chain": "off"}, note="R14: a Cool Dog never protects another Cool Dog"),
 }
 
-GAME = GameSpec(
+INFO = GameInfo(
     name="cardwars",
     rules_version="2",  # bump only when simulated behaviour changes
-    seats=2,
-    summary="Lane combat TCG (Adventure Time): Creatures, Buildings, Spells on four lanes; 25 Hit Points",
-    cards_path=Path(__file__).with_name("cards.csv"),
-    load_pool=load_pool,
-    params=Params(),
-    choices={
-        "deck_builder": state.DeckBuilder,
-        "deck_0": state.DeckChoice,
-        "deck_1": state.DeckChoice,
-        "first_player": state.FirstPlayer,
-        "first_player_rule": state.OnOff,
-        "mulligan": state.OnOff,
-        "landscape_check": state.LandscapeCheck,
-        "adjacent_lane_targets": state.AdjacentTargets,
-        "cool_dog_chain": state.OnOff,
-        "repeat_targets": state.RepeatTargets,
-        "silo_unplayable": state.SiloUnplayable,
-        "empty_pick": state.EmptyPick,
-        "turn_bonus": state.TurnBonus,
-        "value_baseline": state.ValueBaseline,
-    },
     variants=VARIANTS,
-    bots=tuple(b.name.lower() for b in Bot),
-    bot_params=DEFAULTS,
-    tables={
-        "games": state.GAME_DTYPE,
-        "seats": state.SEAT_DTYPE,
-        "cards": state.CARD_RECORD_DTYPE,
-        "turns": state.TURN_DTYPE,
-    },
-    enums={
-        "games": {"end_reason": state.EndReason, "deck_0": state.DeckName, "deck_1": state.DeckName},
-        "seats": {"deck": state.DeckName},
-        "cards": {"first_lane": state.PlayedLane},
-        "card_dim": {"type": state.CardType, "land": state.Landscape},
-    },
-    rows_per_game={
-        "games": lambda p: 1,
-        "seats": lambda p: 2,
-        "cards": lambda p: 48,
-        "turns": lambda p: 24,
-    },
-    play_games=kernel.play_games,
-    prepare_pool=prepare_pool,
-    replay=replay,
-    check_games=kernel.check_games,
-    default_variant="standard",
-    play_scenario=play_scenario,
-    deck_rules=DeckRules(min_size=40, max_size=state.MAX_DECK, max_copies=3),  # R1, E18
-    deck_params=("deck_0", "deck_1"),
-    value_baselines={  # issue 9; RULES.md §5
-        "vanilla": "a Creature of the card's cost and Landscape with the decks' vanilla stats (Spells, Buildings too)",
-        "no_ability": "the same card with its ability removed",
-    },
 )
+
+
+def _game() -> GameSpec:
+    from sims.cardwars import kernel, state
+    from sims.cardwars.bots import DEFAULTS, Bot
+    from sims.cardwars.log import replay
+    from sims.cardwars.params import Params
+    from sims.cardwars.pool import load_pool, prepare_pool
+    from sims.cardwars.scenario import play_scenario
+    from sims.core import DeckRules
+
+    return GameSpec(
+        name=INFO.name,
+        rules_version=INFO.rules_version,
+        seats=2,
+        summary="Lane combat TCG (Adventure Time): Creatures, Buildings, Spells on four lanes; 25 Hit Points",
+        cards_path=Path(__file__).with_name("cards.csv"),
+        load_pool=load_pool,
+        params=Params(),
+        choices={
+            "deck_builder": state.DeckBuilder,
+            "deck_0": state.DeckChoice,
+            "deck_1": state.DeckChoice,
+            "first_player": state.FirstPlayer,
+            "first_player_rule": state.OnOff,
+            "mulligan": state.OnOff,
+            "landscape_check": state.LandscapeCheck,
+            "adjacent_lane_targets": state.AdjacentTargets,
+            "cool_dog_chain": state.OnOff,
+            "repeat_targets": state.RepeatTargets,
+            "silo_unplayable": state.SiloUnplayable,
+            "empty_pick": state.EmptyPick,
+            "turn_bonus": state.TurnBonus,
+            "value_baseline": state.ValueBaseline,
+        },
+        variants=INFO.variants,
+        bots=tuple(b.name.lower() for b in Bot),
+        bot_params=DEFAULTS,
+        tables={
+            "games": state.GAME_DTYPE,
+            "seats": state.SEAT_DTYPE,
+            "cards": state.CARD_RECORD_DTYPE,
+            "turns": state.TURN_DTYPE,
+        },
+        enums={
+            "games": {"end_reason": state.EndReason, "deck_0": state.DeckName, "deck_1": state.DeckName},
+            "seats": {"deck": state.DeckName},
+            "cards": {"first_lane": state.PlayedLane},
+            "card_dim": {"type": state.CardType, "land": state.Landscape},
+        },
+        rows_per_game={
+            "games": lambda p: 1,
+            "seats": lambda p: 2,
+            "cards": lambda p: 48,
+            "turns": lambda p: 24,
+        },
+        play_games=kernel.play_games,
+        prepare_pool=prepare_pool,
+        replay=replay,
+        check_games=kernel.check_games,
+        default_variant="standard",
+        play_scenario=play_scenario,
+        deck_rules=DeckRules(min_size=40, max_size=state.MAX_DECK, max_copies=3),  # R1, E18
+        deck_params=("deck_0", "deck_1"),
+        value_baselines={  # issue 9; RULES.md §5
+            "vanilla": "a Creature of the card's cost and Landscape with the decks' vanilla stats "
+            "(Spells, Buildings too)",
+            "no_ability": "the same card with its ability removed",
+        },
+    )
+
+
+__getattr__ = lazy_game(globals(), _game)

@@ -1,7 +1,13 @@
 """The small public core shared by every game.
 
 Index letters: ``g`` game, ``p`` player/seat, ``c`` card id, ``t`` turn, ``z`` zone/pile.
+
+Importing it does not import Numba: ``kernel`` (``sims.core.jit``) is imported when first
+asked for, so that game metadata (``GameInfo``, card pools, variants) and the reports that
+read it load no compiler.
 """
+
+from typing import Any
 
 from sims.core.cards import (
     TEXT,
@@ -17,10 +23,9 @@ from sims.core.cards import (
     load_decks,
     row_lines,
 )
-from sims.core.jit import kernel
 from sims.core.records import CORE_COLUMNS, EVENT_DTYPE, NEVER, NO_WINNER, SOLO_CORE_COLUMNS, TABLES, core_columns
 from sims.core.scenario import Outcome, ScenarioError
-from sims.core.spec import GameSpec, ParamError, Variant
+from sims.core.spec import GameInfo, GameSpec, ParamError, Variant
 
 __all__ = [
     "CORE_COLUMNS",
@@ -34,6 +39,7 @@ __all__ = [
     "CardPool",
     "Column",
     "DeckRules",
+    "GameInfo",
     "GameSpec",
     "Outcome",
     "ParamError",
@@ -49,3 +55,12 @@ __all__ = [
     "load_decks",
     "row_lines",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``kernel`` (and with it Numba) on first use."""
+    if name != "kernel":
+        raise AttributeError(f"module 'sims.core' has no attribute {name!r}")
+    from sims.core.jit import kernel
+
+    return kernel

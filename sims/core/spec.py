@@ -8,6 +8,7 @@ parameters and variants, card pool loading, bots, the batch kernel (through
 from __future__ import annotations
 
 import enum
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,22 @@ class Variant:
     overrides: Mapping[str, Any]
     note: str = ""
     runnable: bool = True
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a report needs to know about a game, importable without its kernels (so without Numba).
+
+    A game's package defines it as ``INFO`` beside its ``GameSpec`` (``GAME``, built from
+    the kernels on first use) and passes the same values to the ``GameSpec``; ``sims.info``
+    returns it. ``card_events`` names the ``cards`` counters a report shows as events (the
+    ``GameSpec``'s ``extra["card_events"]``; empty: none).
+    """
+
+    name: str
+    rules_version: str
+    variants: Mapping[str, Variant]
+    card_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -218,3 +235,23 @@ def _join(parts: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else empty_records(dtype, 0)
+
+
+def lazy_game(namespace: dict[str, Any], build: Callable[[], GameSpec]) -> Callable[[str], GameSpec]:
+    """Return a game package's module ``__getattr__``: ``GAME`` is ``build()``, called once, on first use.
+
+    The package then imports its kernels (and Numba) only when ``GAME`` is asked for, not
+    for ``INFO``. ``namespace`` is the package's ``globals()``, where ``GAME`` is stored.
+    """
+    lock = threading.Lock()
+
+    def getattr_(name: str) -> GameSpec:
+        if name != "GAME":
+            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+        with lock:
+            if "GAME" not in namespace:
+                namespace["GAME"] = build()
+        game: GameSpec = namespace["GAME"]
+        return game
+
+    return getattr_

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -190,3 +192,25 @@ def test_report_of_a_battle_run_without_step_columns_has_no_steps_section(battle
     assert '<section id="steps">' not in html
     assert '<section id="card-attributes">' not in html  # no cards table
     assert "Score difference by battle" in html
+
+
+def test_the_report_reads_a_games_info_not_its_kernels() -> None:
+    code = """
+import sys
+from types import SimpleNamespace
+from balance.report.groups import declared_events
+from balance.report.single import variant_info
+run = SimpleNamespace(manifest={"game": "cardwars", "variant": "cp1_finn_vs_jake", "rules_version": "2"})
+print(variant_info(run), declared_events(run))
+cardia = SimpleNamespace(manifest={"game": "cardia", "variant": "first_games"})
+print(declared_events(cardia))
+print(sorted(m for m in sys.modules if m.startswith(("sims.cardwars.", "sims.cardia."))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert (
+        out[0]
+        == "VariantInfo(name='cp1_finn_vs_jake', note=\"Collector's Pack 1: Finn (seat 0) vs Jake\", caveat=None) ()"
+    )
+    assert out[1] == "('activations', 'flips')"
+    assert "kernel" not in out[2]
+    assert "bots" not in out[2]
