@@ -9,6 +9,8 @@ belong to ``balance compare``; these rows are per group, not paired.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from balance.metrics._common import columns, with_mean_ci, with_wilson
@@ -45,29 +47,45 @@ def group_results(games: pl.LazyFrame, seats: pl.LazyFrame, by: str) -> pl.DataF
     >>> group_results(games, seats, "loc").select("loc", "n_games", "draws", "seat", "wins").rows()
     [('a', 2, 0, 0, 1), ('a', 2, 0, 1, 1), ('b', 1, 1, 0, 0), ('b', 1, 1, 1, 0)]
     """
-    key = pl.col(by).cast(pl.String)
+    return group_results_by(games, seats, [by])[by]
+
+
+def group_results_by(games: pl.LazyFrame, seats: pl.LazyFrame, names: Sequence[str]) -> dict[str, pl.DataFrame]:
+    """Return :func:`group_results` for each games column of ``names``, from one join of the seats to the games.
+
+    Examples
+    --------
+    >>> games = pl.LazyFrame({"game": [0, 1], "winner": [0, 1], "turns": [4, 6], "a": ["x", "y"], "b": ["z", "z"]})
+    >>> seats = pl.LazyFrame({"game": [0, 0, 1, 1], "seat": [0, 1] * 2, "won": [1, 0, 0, 1]})
+    >>> {k: v.select(k, "seat", "wins").rows() for k, v in group_results_by(games, seats, ["a", "b"]).items()}
+    {'a': [('x', 0, 1), ('x', 1, 0), ('y', 0, 0), ('y', 1, 1)], 'b': [('z', 0, 1), ('z', 1, 1)]}
+    """
+    names = list(names)
     t = pl.col("turns").cast(pl.Float64)
-    per_group = (
-        games.group_by(key)
-        .agg(
-            pl.len().alias("n_games"),
-            (pl.col("winner") < 0).sum().alias("draws"),
-            t.mean().alias("turns_mean"),
-            t.std().alias("turns_sd"),
-        )
-        .collect()
-    )
-    per_group = with_wilson(per_group, "draws", "n_games", ("draw_rate", "draw_lo", "draw_hi"))
-    per_group = with_mean_ci(per_group, "turns_mean", "turns_sd", "n_games", ("turns_lo", "turns_hi"))
     has_bot = "bot" in columns(seats)
     bot = [pl.col("bot").first().cast(pl.String).alias("bot")] if has_bot else [pl.lit(None).alias("bot")]
-    wins = (
-        seats.join(games.select("game", key), on="game", how="inner")
-        .group_by(by, "seat")
-        .agg(*bot, pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
-        .collect()
-    )
-    wins = with_wilson(wins, "wins", "n")
-    out = per_group.join(wins, on=by, how="left").sort(by, "seat")
+    joined = seats.join(games.select("game", *names), on="game", how="inner")
+    queries = []
+    for by in names:
+        key = pl.col(by).cast(pl.String)
+        queries.append(
+            games.group_by(key).agg(
+                pl.len().alias("n_games"),
+                (pl.col("winner") < 0).sum().alias("draws"),
+                t.mean().alias("turns_mean"),
+                t.std().alias("turns_sd"),
+            )
+        )
+        queries.append(
+            joined.group_by(key, "seat").agg(*bot, pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
+        )
+    frames = pl.collect_all(queries)  # the join once for every column
+    out = {}
     keep = ["draw_rate", "draw_lo", "draw_hi", "turns_mean", "turns_lo", "turns_hi"]
-    return out.select(by, "n_games", "draws", *keep, "seat", "bot", "n", "wins", "rate", "lo", "hi")
+    for i, by in enumerate(names):
+        per_group = with_wilson(frames[2 * i], "draws", "n_games", ("draw_rate", "draw_lo", "draw_hi"))
+        per_group = with_mean_ci(per_group, "turns_mean", "turns_sd", "n_games", ("turns_lo", "turns_hi"))
+        wins = with_wilson(frames[2 * i + 1], "wins", "n")
+        joined_rows = per_group.join(wins, on=by, how="left").sort(by, "seat")
+        out[by] = joined_rows.select(by, "n_games", "draws", *keep, "seat", "bot", "n", "wins", "rate", "lo", "hi")
+    return out

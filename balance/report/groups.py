@@ -15,7 +15,7 @@ import polars as pl
 import sims
 from balance.io import Run
 from balance.metrics import group_columns
-from balance.metrics.groups import group_results
+from balance.metrics.groups import group_results_by
 from balance.metrics.sources import card_events_of
 from balance.report.html import esc, estimate, note, number, points, section, table, text
 
@@ -30,8 +30,7 @@ def groups_by_setting_section(run: Run) -> str | None:
     if not names:
         return None
     parts = []
-    for by in names:
-        df = group_results(run.games, run.seats, by)
+    for by, df in group_results_by(run.games, run.seats, names).items():
         seats = sorted(df["seat"].drop_nulls().unique().to_list())
         rows = []
         for (value,), part in df.group_by(by, maintain_order=True):

@@ -448,3 +448,40 @@ def test_counter_means_of_a_single_group_are_those_grouping_gives() -> None:
     grouped = counter_means(pl.concat([lf, lf.with_columns(bot=pl.lit("b"))]), ["x", "y"], ["bot"])
     assert alone.equals(grouped.filter(pl.col("bot") == "a"))
     assert alone["mean"].to_list() == [3.0, 2.2]
+
+
+def test_group_results_of_several_columns_from_one_join_equal_one_column_at_a_time() -> None:
+    from balance.metrics.groups import group_results, group_results_by
+
+    rng = np.random.default_rng(11)
+    n = 300
+    games = pl.LazyFrame(
+        {
+            "game": np.arange(n),
+            "winner": rng.integers(-1, 2, n).astype(np.int8),
+            "turns": rng.integers(3, 30, n).astype(np.int16),
+            "deck_0": rng.choice(["finn", "jake", "bmo"], n),
+            "location": pl.Series(rng.choice(["a", "b"], n)).cast(pl.Categorical),
+        }
+    )
+    kept = np.repeat(np.arange(n - 5), 2)  # the last five games have no seats
+    seats = pl.LazyFrame(
+        {
+            "game": kept,
+            "seat": np.tile([0, 1], n - 5).astype(np.int8),
+            "bot": np.tile(["greedy", "random"], n - 5),
+            "won": rng.integers(0, 2, 2 * (n - 5)).astype(np.int8),
+        }
+    )
+    together = group_results_by(games, seats, ["deck_0", "location"])
+    assert list(together) == ["deck_0", "location"]
+    for by, df in together.items():
+        assert df.equals(group_results(games, seats, by))
+    assert together["location"]["location"].dtype == pl.String
+    g, s = games.collect(), seats.collect()
+    deck = g["deck_0"].to_numpy()
+    for row in together["deck_0"].iter_rows(named=True):  # counted by hand
+        assert row["n_games"] == (deck == row["deck_0"]).sum()
+        mine = (deck[s["game"].to_numpy()] == row["deck_0"]) & (s["seat"].to_numpy() == row["seat"])
+        assert (row["n"], row["wins"]) == (mine.sum(), (s["won"].to_numpy()[mine] == 1).sum())
+        assert row["bot"] == ("greedy" if row["seat"] == 0 else "random")
