@@ -21,7 +21,8 @@ CHILD = r"""
 import json, sys
 import numpy as np
 import numba
-from sims.core import inline_copy  # sims.core installs the patch
+import sims.core.jit  # installs the patch (sims.core alone no longer imports Numba)
+from sims.core import inline_copy
 if sys.argv[1] == "numba":
     inline_copy.uninstall()
 assert inline_copy.installed() == (sys.argv[1] == "patched")

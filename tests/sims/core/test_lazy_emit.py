@@ -21,7 +21,8 @@ import json, sys
 import numpy as np
 import numba
 from numba.core import event
-from sims.core import lazy_emit  # sims.core installs the patch
+import sims.core.jit  # installs the patch (sims.core alone no longer imports Numba)
+from sims.core import lazy_emit
 mode, steps = sys.argv[1], sys.argv[2].split(",")
 if mode == "numba":
     lazy_emit.uninstall()

@@ -19,7 +19,8 @@ CHILD = r"""
 import json, sys
 import numpy as np
 import numba
-from sims.core import numba_speedups  # sims.core installs it
+import sims.core.jit  # installs it (sims.core alone no longer imports Numba)
+from sims.core import numba_speedups
 if sys.argv[1] == "numba":
     numba_speedups.uninstall()
 assert numba_speedups.installed() == (sys.argv[1] == "patched")
