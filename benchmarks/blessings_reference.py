@@ -96,8 +96,9 @@ SURRENDER_ACTION = (SURRENDER, 0, 0)
 # Bot weights: the order of bots.BotParams fields (bots.W)
 (
     W_SURRENDER_RATE, W_ATTACK, W_KILL, W_CURSE, W_BLESS, W_DISCARD, W_DENY, W_FOCUS, W_OVERKILL, W_EXCESS,
-    W_GUARD, W_RACE, W_EXPECT, W_PRESS,
-) = range(14)  # fmt: skip
+    W_GUARD, W_RACE, W_EXPECT, W_PRESS, W_ORDER,
+) = range(15)  # fmt: skip
+ORDER_LEFTMOST, ORDER_BEST, ORDER_ATTACKS_FIRST = 0, 1, 2  # codes of the ``order`` weight (weights.ORDER_*)
 
 BOTS = ("random", "greedy", "tactician")  # bot ids = positions (bots.Bot)
 

@@ -20,6 +20,8 @@ from blessings_reference import (
     DISCARD,
     FIVE_AT_SETUP,
     LANE_BOT,
+    ORDER_ATTACKS_FIRST,
+    ORDER_BEST,
     OWN_TURN,
     PLAY_ON_ACTION,
     SURRENDER_ACTION,
@@ -37,6 +39,7 @@ from blessings_reference import (
     W_FOCUS,
     W_GUARD,
     W_KILL,
+    W_ORDER,
     W_OVERKILL,
     W_PRESS,
     W_RACE,
@@ -263,8 +266,8 @@ def attack_power(game: Game, p: int, skip: int) -> float:
     return total
 
 
-def best_for_card(game: Game, p: int, i: int, tactician: bool) -> tuple[int, int, int]:
-    """Return the best action for seat ``p``'s hand card ``i`` (ties: attack, curse, bless, discard)."""
+def best_for_card(game: Game, p: int, i: int, tactician: bool) -> tuple[tuple[int, int, int], float]:
+    """Return the best action for seat ``p``'s hand card ``i`` and its value (ties: attack, curse, bless, discard)."""
     ref = game.ref
     c = game.hand[p][i]
     w = ref.weights[p]
@@ -289,11 +292,31 @@ def best_for_card(game: Game, p: int, i: int, tactician: bool) -> tuple[int, int
             v = attack_value(game, p, c, j, tactician, power, gap, reach)
             if v >= best_v:  # later targets win ties, as in the kernel
                 best, best_v = (ATTACK, i, j), v
+    return best, best_v
+
+
+def next_card(game: Game, p: int, tactician: bool) -> tuple[int, int, int]:
+    """Return the action of the card ``p`` plays next (R7), by its ``order`` weight; ties to the leftmost card.
+
+    Below ORDER_BEST the leftmost card; from ORDER_BEST the card still to play whose best
+    action is worth the most; from ORDER_ATTACKS_FIRST a card whose best action is an
+    attack before any other, the most valued of them.
+    """
+    order = game.ref.weights[p][W_ORDER]
+    best, best_v = best_for_card(game, p, 0, tactician)
+    if order < ORDER_BEST:
+        return best
+    attacks_first = order >= ORDER_ATTACKS_FIRST
+    for i in range(1, game.to_play):  # only the cards still to play: replacements wait (R7)
+        action, v = best_for_card(game, p, i, tactician)
+        hits, best_hits = action[0] == ATTACK, best[0] == ATTACK
+        if hits if attacks_first and hits != best_hits else v > best_v:
+            best, best_v = action, v
     return best
 
 
 def heuristic(game: Game, tactician: bool) -> tuple[int, int, int]:
-    """Greedy and tactician: the surrender rules, then the leftmost card's best action.
+    """Greedy and tactician: the surrender rules, then the next card (``next_card``) and its best action.
 
     A race is judged at the end of the turn with ``own_turn`` (at its start only a settled
     result is taken), at the start with ``turn_start``; never while already doomed.
@@ -307,16 +330,16 @@ def heuristic(game: Game, tactician: bool) -> tuple[int, int, int]:
         if racing and not doomed(game, p, p) and not doomed(game, p, 1 - p):
             give_up = race_surrender(game, p, at_end) if tactician else concede(game, p, at_end)
         return SURRENDER_ACTION if give_up else PLAY_ON_ACTION
-    return best_for_card(game, p, 0, tactician)
+    return next_card(game, p, tactician)
 
 
 def greedy_bot(game: Game) -> tuple[int, int, int]:
-    """Each card's highest-valued action, left to right; settled surrenders, and conceding a losing race."""
+    """Each card's highest-valued action, the most valued card first; settled surrenders; conceding a lost race."""
     return heuristic(game, False)
 
 
 def tactician_bot(game: Game) -> tuple[int, int, int]:
-    """Greedy plus denial, focus fire, curse past the line discounted, pressure, guard, and race surrender."""
+    """Greedy plus attacks first, denial, focus fire, curse past the line discounted, press, guard, race surrender."""
     return heuristic(game, True)
 
 

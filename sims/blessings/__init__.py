@@ -38,7 +38,7 @@ VARIANTS = {  # rulings file, "Variants" (revised: R13, R15); the last two are o
 
 INFO = GameInfo(
     name="blessings",
-    rules_version="2",  # bump only when simulated behaviour changes (2: revised R13, R15 defaults; bots)
+    rules_version="3",  # bump only when simulated behaviour changes (2: R13, R15 defaults; bots. 3: play order, R7)
     variants=VARIANTS,
 )
 

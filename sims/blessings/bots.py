@@ -7,15 +7,18 @@ one encoded action (``state.encode``); only ``arrange`` (``player_arranged``, R4
 reorders its own seat's hand.
 
 - ``random``: surrenders with probability ``surrender_rate`` at each surrender decision
-  (a turn's start and, with ``own_turn``, its end); plays a uniformly chosen card with a
-  uniformly chosen legal action and target.
-- ``greedy``: plays its cards left to right; each takes the action of highest value
-  (attack: Health removed and kills; curse, bless, discard: pool points), each weighted.
+  (a turn's start and, with ``own_turn``, its end); plays a uniformly chosen card of those
+  still to play (so a uniformly random order, R7) with a uniformly chosen legal action
+  kind and target; it ignores ``order``.
+- ``greedy``: each card takes the action of highest value (attack: Health removed and
+  kills; curse, bless, discard: pool points), each weighted; it plays next the card whose
+  best action is worth the most (``order`` = 1; ties to the leftmost; 0 = left to right).
   Surrenders when the pools already decide the next battle start in its favour (the
   opponent is wiped out and it is not) or both would be wiped out; and (``race`` > 0)
   concedes a race it is losing: when the curse-type cards the opponent holds would take
   its curse pool to its wipe-out line on the opponent's next turn.
-- ``tactician``: greedy's structure, plus: kills of opposing curse-type cards are worth
+- ``tactician``: greedy's structure, attacks first (``order`` = 2: the most valued card
+  whose best action is an attack, then the rest by value), plus: kills of opposing curse-type cards are worth
   the curse they would send next turn (denial), damage that sets up a kill the rest of
   the hand can finish counts, curse past the opponent's wipe-out line counts for little,
   Health removed from the opposing hand counts like curse when this turn can end the game
@@ -61,9 +64,10 @@ from sims.blessings.state import (
     PoolTarget,
     Purpose,
     Surrender,
+    action_kind,
     encode,
 )
-from sims.blessings.weights import DEFAULTS, BotParams, W  # noqa: F401
+from sims.blessings.weights import DEFAULTS, ORDER_ATTACKS_FIRST, ORDER_BEST, BotParams, W  # noqa: F401
 from sims.core import rng
 from sims.core.jit import hot, kernel
 
@@ -179,8 +183,11 @@ def attack_power(s, p: int, skip: int) -> float:
 
 
 @hot
-def best_for_card(s, p: int, i: int, tactician: bool) -> int:
-    """Return the best encoded action for seat ``p``'s hand card ``i`` (ties: attack, curse, bless, discard)."""
+def best_for_card(s, p: int, i: int, tactician: bool) -> tuple[int, float]:
+    """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
+
+    Ties between actions: attack (the later target), curse, bless, discard.
+    """
     c = s.piles.hand[p, i]
     o = 1 - p
     w = s.scratch.weights[p]
@@ -204,6 +211,32 @@ def best_for_card(s, p: int, i: int, tactician: bool) -> int:
             v = attack_value(s, p, c, j, tactician, power, gap, reach)
             if v >= best_v:
                 best, best_v = encode(ActionKind.ATTACK, i, j), v
+    return best, best_v
+
+
+@hot
+def next_card(s, p: int, tactician: bool) -> int:
+    """Return the encoded action for the card seat ``p`` plays next (R7: any order) and that card's action.
+
+    By the ``order`` weight: below ``ORDER_BEST`` the leftmost card (the bots before
+    rules_version 3); from ``ORDER_BEST`` the card still to play whose best action
+    (``best_for_card``) is worth the most; from ``ORDER_ATTACKS_FIRST`` the most valued of
+    the cards whose best action is an attack, and only when none is, the most valued card:
+    a card spent on a pool (curse, bless, discard) then decides after the attacks have
+    wounded what it might finish. Ties go to the leftmost card. Only the cards still to
+    play are candidates; the replacements drawn this turn wait for the next (R7).
+    """
+    order = s.scratch.weights[p, W.ORDER]
+    best, best_v = best_for_card(s, p, 0, tactician)
+    if order < ORDER_BEST:
+        return best
+    attacks_first = order >= ORDER_ATTACKS_FIRST
+    best_hits = action_kind(best) == ActionKind.ATTACK
+    for i in range(1, s.meta.to_play):
+        a, v = best_for_card(s, p, i, tactician)
+        hits = action_kind(a) == ActionKind.ATTACK
+        if hits if attacks_first and hits != best_hits else v > best_v:  # attacks first: an attack beats a pool
+            best, best_v, best_hits = a, v, hits
     return best
 
 
@@ -232,7 +265,7 @@ def choose_random(s) -> int:
 
 @hot
 def choose_heuristic(s, tactician: bool) -> int:
-    """Greedy and tactician: the surrender rules, then the leftmost card's best action.
+    """Greedy and tactician: the surrender rules, then the next card and its best action (``next_card``).
 
     A race is judged where the seat can best end the battle: with ``own_turn`` at the end
     of its turn (its hand is fresh then and its curses are sent; at the start only a
@@ -250,7 +283,7 @@ def choose_heuristic(s, tactician: bool) -> int:
         if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(1 - p)):
             give_up = race_surrender(s, p, at_end) if tactician else concede(s, p, at_end)
         return encode(ActionKind.SURRENDER if give_up else ActionKind.PLAY_ON, 0, 0)
-    return best_for_card(s, p, 0, tactician)
+    return next_card(s, p, tactician)
 
 
 @kernel

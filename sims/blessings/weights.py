@@ -23,6 +23,7 @@ class BotParams(NamedTuple):
     race: float = 0.0  # greedy, tactician: > 0 = give up a battle whose curse race it is losing (R13)
     expect: float = 1.0  # tactician: share of the opponent's expected next-turn curse and damage it counts
     press: float = 0.0  # tactician: value per point of Health removed when this turn can end the game (R15)
+    order: float = 0.0  # greedy, tactician: which card next (R7); 0 leftmost, 1 most valued, 2 attacks first (ORDER_*)
 
 
 class W(IntEnum):
@@ -42,6 +43,12 @@ class W(IntEnum):
     RACE = 11
     EXPECT = 12
     PRESS = 13
+    ORDER = 14
+
+
+ORDER_LEFTMOST = 0  # ``order`` codes (R7): the leftmost card, as every bot before rules_version 3 played
+ORDER_BEST = 1  # the card whose best action is worth the most (ties: the leftmost)
+ORDER_ATTACKS_FIRST = 2  # the most valued card whose best action is an attack; none: as ORDER_BEST
 
 
 assert [m.name.lower() for m in W] == list(BotParams._fields)
@@ -49,8 +56,10 @@ assert len(BotParams._fields) <= N_WEIGHTS
 
 DEFAULTS = {
     "random": BotParams(),
-    "greedy": BotParams(race=1.0),
+    "greedy": BotParams(race=1.0, order=ORDER_ATTACKS_FIRST),
     # Weights from the ablations in RULES.md §9 (tactician vs greedy and the mirror, modern, paired seeds).
     # expect = 1 counts the opponent's expected next turn once: the honest estimate.
-    "tactician": BotParams(deny=1.0, focus=1.0, overkill=0.05, excess=0.1, guard=1.0, race=1.0, press=1.0),
+    "tactician": BotParams(
+        deny=1.0, focus=1.0, overkill=0.05, excess=0.1, guard=1.0, race=1.0, press=1.0, order=ORDER_BEST
+    ),
 }

@@ -216,6 +216,21 @@ def test_bots_agree_with_unusual_weights():
         assert_agree(out, results, n, f"{variant} {bots} weights {np.round(weights, 3).tolist()}")
 
 
+ORDERS = [(0.0, 2.0), (1.0, 0.0), (2.0, 1.0), (1.5, -1.0)]  # each seat's ``order`` weight; 1.5 and -1 read as 1 and 0
+
+
+@pytest.mark.parametrize("orders", ORDERS, ids=[f"{a:g}-{b:g}" for a, b in ORDERS])
+@pytest.mark.parametrize("variant", ["modern", "blessing_first", "first_reading", "hidden_hands", "arranged_hands"])
+def test_every_play_order_agrees(variant, orders):
+    """R7: which card the heuristic bots play next (``next_card``), each ``order`` code, both bots in both seats."""
+    n = scaled(20)
+    seed = 60 + list(ORDERS).index(orders)
+    for bots in (("tactician", "greedy"), ("greedy", "tactician")):
+        weights = np.stack([GAME.make_weights(b, {"order": o}) for b, o in zip(bots, orders, strict=True)])
+        out, results = play_both(variant, {"max_battles": 8}, bots, n, seed, weights=weights)
+        assert_agree(out, results, n, f"{variant} {bots} orders {orders}")
+
+
 # -- 4. the comparison can fail ---------------------------------------------------------------------
 
 

@@ -1,0 +1,139 @@
+"""Blessings & Curses bots choose which card to play next (R7: every card, in any order): hand-built turns.
+
+``order`` (a bot weight): 0 plays the leftmost card (the bots before rules_version 3),
+1 the card whose best action is worth the most (the tactician's default), 2 the most
+valued card whose best action is an attack before any other (greedy's default). Ties
+go to the leftmost card; only the cards still to play are candidates.
+"""
+
+import numpy as np
+import pytest
+
+from sims.blessings import bots
+from sims.blessings.bots import Bot
+from sims.blessings.state import ActionKind as K
+from sims.blessings.state import Phase, action_i, action_kind
+from sims.blessings.state import encode as act
+from sims.blessings.weights import ORDER_ATTACKS_FIRST, ORDER_BEST, ORDER_LEFTMOST, W
+
+DECKS = (["heart:2", "heart:3", "heart:4"], ["club:4"])
+ORDERS = [ORDER_LEFTMOST, ORDER_BEST, ORDER_ATTACKS_FIRST]
+
+
+def position(bl, mine, theirs, bot: str, order: float | None = None, **kw):
+    """Seat 0 (``bot``, with ``order`` if given) to play ``mine`` against ``theirs``; replacements in its deck."""
+    weights = ({} if order is None else {"order": float(order)}, {})
+    return bl.make_state(hands=(mine, theirs), decks=DECKS, bots=(bot, bot), weights=weights, **kw)
+
+
+def play_turn(bl, s, bot: str) -> list[tuple[str, int]]:
+    """Let seat 0's bot play every card of its turn; return (card played, action kind) in order."""
+    played = []
+    while s["meta"]["phase"] == Phase.PLAY and s["meta"]["mover"] == 0:
+        a = bots.choose(Bot[bot.upper()], s)
+        played.append((bl.POOL.names[s["piles"]["hand"][0, action_i(a)]], action_kind(a)))
+        bl.kernel.apply_action(s, a)
+    return played
+
+
+def test_defaults_choose_the_order_and_zero_is_the_leftmost_card(bl):
+    assert bl.GAME.make_weights("greedy")[W.ORDER] == ORDER_ATTACKS_FIRST
+    assert bl.GAME.make_weights("tactician")[W.ORDER] == ORDER_BEST
+    _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", ORDER_LEFTMOST)
+    assert bots.choose(Bot.GREEDY, s) == bots.best_for_card(s, 0, 0, False)[0] == act(K.CURSE, 0, 0)
+
+
+@pytest.mark.parametrize("order", [ORDER_BEST, ORDER_ATTACKS_FIRST])
+def test_greedy_opens_with_the_big_attack_and_finishes_the_card_with_the_small_one(bl, order):
+    """spade:4 alone would curse (5 > 2 for 4 damage); after diamond:8's 16 it kills the card left at 4."""
+    _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", order)
+    assert bots.choose(Bot.GREEDY, s) == act(K.ATTACK, 1, 0)
+    assert play_turn(bl, s, "greedy") == [("diamond:8", K.ATTACK), ("spade:4", K.ATTACK)]
+    assert bl.hand(s, 1) == [] and bl.pile(s, "gone", 1) == ["diamond:5"]
+
+    _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", ORDER_LEFTMOST)  # the old bot
+    assert play_turn(bl, s, "greedy") == [("spade:4", K.CURSE), ("diamond:8", K.ATTACK)]
+    assert bl.hand(s, 1) == ["diamond:5"] and bl.health(s, 1, "diamond:5") == 4
+
+
+@pytest.mark.parametrize("bot", ["greedy", "tactician"])
+def test_both_bots_wound_with_heart6_then_finish_with_spade2_instead_of_cursing_3(bl, bot):
+    mine, theirs = ["spade:2", "heart:6"], ["diamond:6", "spade:5"]
+    _, s = position(bl, mine, theirs, bot)
+    assert bots.choose(Bot[bot.upper()], s) == act(K.ATTACK, 1, 1)  # heart:6's 18 on spade:5
+    assert play_turn(bl, s, bot) == [("heart:6", K.ATTACK), ("spade:2", K.ATTACK)]
+    assert bl.hand(s, 1) == ["diamond:6"] and int(s["pools"]["curse"][1]) == 0
+
+    _, s = position(bl, mine, theirs, bot, ORDER_LEFTMOST)
+    assert play_turn(bl, s, bot) == [("spade:2", K.CURSE), ("heart:6", K.ATTACK)]
+    assert bl.hand(s, 1) == theirs and bl.health(s, 1, "spade:5") == 2 and int(s["pools"]["curse"][1]) == 3
+
+
+def test_tactician_kills_with_its_big_card_first_and_finishes_the_second_card_with_two_small_ones(bl):
+    """heart:9 (27) kills club:jack; diamond:7 (14) and heart:4 (12) then kill heart:3. Left to right: one kill."""
+    mine, theirs = ["heart:4", "diamond:7", "heart:9"], ["club:jack", "heart:3"]
+    _, s = position(bl, mine, theirs, "tactician")
+    assert bots.choose(Bot.TACTICIAN, s) == act(K.ATTACK, 2, 0)
+    assert [c for c, _ in play_turn(bl, s, "tactician")] == ["heart:9", "diamond:7", "heart:4"]
+    assert bl.hand(s, 1) == [] and sorted(bl.pile(s, "gone", 1)) == sorted(theirs)
+
+    _, s = position(bl, mine, theirs, "tactician", ORDER_LEFTMOST)
+    play_turn(bl, s, "tactician")
+    assert bl.hand(s, 1) == ["heart:3"] and bl.health(s, 1, "heart:3") == 6
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("bot", ["greedy", "tactician"])
+def test_ties_go_to_the_leftmost_card(bl, bot, order):
+    """spade:queen and club:king both curse for 9 and attack for 0: the same value, so the leftmost goes first."""
+    _, s = position(bl, ["spade:queen", "club:king"], ["club:2", "heart:2"], bot, order)
+    assert bots.choose(Bot[bot.upper()], s) == act(K.CURSE, 0, 0)
+    _, s = position(bl, ["club:king", "spade:queen"], ["club:2", "heart:2"], bot, order)
+    assert bots.choose(Bot[bot.upper()], s) == act(K.CURSE, 0, 0)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_greedy_plays_the_leftmost_card_when_a_later_one_is_worth_no_more(bl, order):
+    """heart:10 and diamond:10 both kill club:2 (greedy: 6 + 10 each, overkill is not counted)."""
+    _, s = position(bl, ["heart:10", "diamond:10"], ["club:2"], "greedy", order)
+    assert bots.choose(Bot.GREEDY, s) == act(K.ATTACK, 0, 0)
+
+
+def test_tactician_kills_with_the_card_that_wastes_less_and_keeps_the_big_one(bl):
+    """diamond:10 deals 20 (no overkill), heart:10 30 (10 lost): the tactician opens with diamond:10."""
+    _, s = position(bl, ["heart:10", "diamond:10"], ["club:2"], "tactician")
+    assert bots.choose(Bot.TACTICIAN, s) == act(K.ATTACK, 1, 0)
+    _, s = position(bl, ["heart:10", "diamond:10"], ["club:2"], "tactician", ORDER_LEFTMOST)
+    assert bots.choose(Bot.TACTICIAN, s) == act(K.ATTACK, 0, 0)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("bot", ["greedy", "tactician"])
+def test_replacements_drawn_this_turn_are_kept_for_the_next(bl, bot, order):
+    """R7: only the first ``to_play`` cards are played; heart:10 (a replacement, the best card) waits."""
+    _, s = position(bl, ["spade:2", "club:3", "heart:10"], ["club:2"], bot, order, to_play=2)
+    a = bots.choose(Bot[bot.upper()], s)
+    assert action_i(a) < 2 and a in bl.legal(s)
+    played = play_turn(bl, s, bot)
+    assert [c for c, _ in played] in (["spade:2", "club:3"], ["club:3", "spade:2"])
+    assert "heart:10" in bl.hand(s, 0)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "tactician"])
+def test_the_choice_is_deterministic_and_leaves_the_position_unchanged(bl, bot):
+    state, s = position(bl, ["spade:2", "heart:6", "club:9", "diamond:king"], ["diamond:6", "spade:5"], bot)
+    before = state.tobytes()
+    assert len({bots.choose(Bot[bot.upper()], s) for _ in range(5)}) == 1
+    assert state.tobytes() == before
+
+
+def test_random_bot_ignores_order_and_draws_its_card_uniformly(bl):
+    """The random bot plays a uniform card of those still to play, so a uniform order; ``order`` changes nothing."""
+    mine = ["spade:2", "heart:6", "club:9", "diamond:king", "heart:10"]
+    picks = {}
+    for order in ORDERS:
+        _, s = position(bl, mine, ["diamond:6", "spade:5"], "random", order, seed=3, to_play=4)
+        picks[order] = [bots.choose(Bot.RANDOM, s) for _ in range(200)]
+    assert picks[ORDER_LEFTMOST] == picks[ORDER_BEST] == picks[ORDER_ATTACKS_FIRST]
+    counts = np.bincount([action_i(a) for a in picks[ORDER_BEST]], minlength=5)
+    assert counts[4] == 0 and counts[:4].min() > 25  # every card still to play, never the replacement
