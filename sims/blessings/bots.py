@@ -98,17 +98,19 @@ def press_gap(s, p: int) -> int:
 
 
 @kernel
-def press_reach(s, p: int, skip: int) -> int:
-    """Return what seat ``p``'s cards still to play, other than ``skip``, could add to the pressure this turn.
+def card_reach(s, p: int, c: int) -> int:
+    """Return what seat ``p``'s card ``c`` could add to the pressure: its curse or its damage on a fresh card."""
+    v = rules.pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0
+    return max(v, min(rules.attack_damage(s, c), s.params.card_health))
 
-    Each card counts its curse or its damage on a fresh card, whichever is larger.
-    """
+
+@kernel
+def press_reach(s, p: int, skip: int) -> int:
+    """Return what seat ``p``'s cards still to play, other than hand index ``skip``, could add to the pressure."""
     reach = 0
     for i in range(s.meta.to_play):
         if i != skip:
-            c = s.piles.hand[p, i]
-            v = rules.pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0
-            reach += max(v, min(rules.attack_damage(s, c), s.params.card_health))
+            reach += card_reach(s, p, s.piles.hand[p, i])
     return reach
 
 
@@ -143,32 +145,29 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, 
 
 
 @hot
-def curse_value(s, p: int, c: int, tactician: bool) -> float:
-    """Return the value of cursing with seat ``p``'s card ``c``."""
+def curse_value(s, p: int, c: int, tactician: bool, short: int) -> float:
+    """Return the value of cursing with seat ``p``'s card ``c``; ``short``: the curse the opponent still needs."""
     w = s.scratch.weights[p]
     v = rules.pool_value(s, p, c)
     if not tactician:
         return w[W.CURSE] * v
-    o = 1 - p
-    short = wipe_line(s, np.int64(p), np.int64(o)) - s.pools.curse[o]  # curse still needed to wipe the opponent out
     useful = min(v, max(0, short))
     return w[W.CURSE] * (useful + w[W.EXCESS] * (v - useful))
 
 
 @hot
-def bless_value(s, p: int, v: int, weight: float, tactician: bool) -> float:
+def bless_value(s, p: int, v: int, weight: float, tactician: bool, need: int) -> float:
     """Return the value of ``v`` blessing points for seat ``p`` (bless or discard).
 
     Tactician, blessing before curses (R16): the blessing is the last buffer against the
     curse already on ``p``, so each point counts (``guard``) up to what ``p`` still needs
-    to survive it; past that, surrendering protects ``p`` better (the pools reset).
+    to survive it (``need``: the curse past its line, plus one); past that, surrendering
+    protects ``p`` better (the pools reset).
     """
     w = s.scratch.weights[p]
     value = weight * v
-    if tactician and s.params.blessing_before_curses:
-        need = s.pools.curse[p] - wipe_line(s, np.int64(p), np.int64(p)) + 1  # the curse past its line, plus one
-        if need > 0:
-            value += w[W.GUARD] * min(v, need)
+    if tactician and s.params.blessing_before_curses and need > 0:
+        value += w[W.GUARD] * min(v, need)
     return value
 
 
@@ -182,11 +181,34 @@ def attack_power(s, p: int, skip: int) -> float:
     return total
 
 
+@kernel
+def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
+    """Return what seat ``p``'s card values share at this decision: (power, gap, reach, short, need).
+
+    ``power``: the damage of every card still to play (``attack_power``); ``gap``:
+    ``press_gap``; ``reach``: every card's ``card_reach`` (when ``gap`` > 0); ``short``: the
+    curse the opponent still needs to be wiped out; ``need``: the curse past ``p``'s own line,
+    plus one (blessing before curses). Only the tactician reads them (greedy gets zeros).
+    Each card takes its own part out of ``power`` and ``reach`` (``best_for_card``).
+    """
+    if not tactician:
+        return 0.0, -1, 0, 0, 0
+    o = 1 - p
+    gap = press_gap(s, p)
+    reach = press_reach(s, p, np.int64(-1)) if gap > 0 else 0
+    short = wipe_line(s, np.int64(p), np.int64(o)) - s.pools.curse[o]
+    need = s.pools.curse[p] - wipe_line(s, np.int64(p), np.int64(p)) + 1 if s.params.blessing_before_curses else 0
+    return attack_power(s, p, np.int64(-1)), gap, reach, short, need
+
+
 @hot
-def best_for_card(s, p: int, i: int, tactician: bool) -> tuple[int, float]:
+def best_for_card(
+    s, p: int, i: int, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
+) -> tuple[int, float]:
     """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
 
-    Ties between actions: attack (the later target), curse, bless, discard.
+    ``power`` .. ``need``: the decision's ``outlook``. Ties between actions: attack (the
+    later target), curse, bless, discard.
     """
     c = s.piles.hand[p, i]
     o = 1 - p
@@ -194,21 +216,21 @@ def best_for_card(s, p: int, i: int, tactician: bool) -> tuple[int, float]:
     best = encode(ActionKind.DISCARD, i, 0)
     best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
     if tactician:
-        best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True)
+        best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True, need)
     if s.cards[c].type == CardType.CURSE:
-        v = curse_value(s, p, c, tactician)
+        v = curse_value(s, p, c, tactician, short)
         if v >= best_v:
             best, best_v = encode(ActionKind.CURSE, i, 0), v
     else:
-        v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician)
+        v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician, need)
         if v >= best_v:
             best, best_v = encode(ActionKind.BLESS, i, 0), v
-    if rules.attack_damage(s, c) > 0:
-        power = attack_power(s, p, i) if tactician else 0.0
-        gap = press_gap(s, p) if tactician else -1
-        reach = press_reach(s, p, i) if gap > 0 else 0
+    dmg = rules.attack_damage(s, c)
+    if dmg > 0:
+        power_left = power - dmg  # the rest of the hand (exact: whole numbers)
+        reach_left = reach - card_reach(s, p, c) if gap > 0 else 0
         for j in range(s.piles.hand_n[o]):
-            v = attack_value(s, p, c, j, tactician, power, gap, reach)
+            v = attack_value(s, p, c, j, tactician, power_left, gap, reach_left)
             if v >= best_v:
                 best, best_v = encode(ActionKind.ATTACK, i, j), v
     return best, best_v
@@ -226,14 +248,15 @@ def next_card(s, p: int, tactician: bool) -> int:
     wounded what it might finish. Ties go to the leftmost card. Only the cards still to
     play are candidates; the replacements drawn this turn wait for the next (R7).
     """
+    power, gap, reach, short, need = outlook(s, p, tactician)
+    best, best_v = best_for_card(s, p, 0, tactician, power, gap, reach, short, need)
     order = s.scratch.weights[p, W.ORDER]
-    best, best_v = best_for_card(s, p, 0, tactician)
     if order < ORDER_BEST:
         return best
     attacks_first = order >= ORDER_ATTACKS_FIRST
     best_hits = action_kind(best) == ActionKind.ATTACK
     for i in range(1, s.meta.to_play):
-        a, v = best_for_card(s, p, i, tactician)
+        a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
         hits = action_kind(a) == ActionKind.ATTACK
         if hits if attacks_first and hits != best_hits else v > best_v:  # attacks first: an attack beats a pool
             best, best_v, best_hits = a, v, hits
