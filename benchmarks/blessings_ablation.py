@@ -35,6 +35,8 @@ DEFAULT_SETTINGS = (
     "expect=1.5",
     "expect=2",
     "guard=0",
+    "order=0",
+    "order=2",
 )
 
 

@@ -6,6 +6,8 @@ valued card whose best action is an attack before any other (greedy's default). 
 go to the leftmost card; only the cards still to play are candidates.
 """
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -50,11 +52,13 @@ def test_greedy_opens_with_the_big_attack_and_finishes_the_card_with_the_small_o
     _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", order)
     assert bots.choose(Bot.GREEDY, s) == act(K.ATTACK, 1, 0)
     assert play_turn(bl, s, "greedy") == [("diamond:8", K.ATTACK), ("spade:4", K.ATTACK)]
-    assert bl.hand(s, 1) == [] and bl.pile(s, "gone", 1) == ["diamond:5"]
+    assert bl.hand(s, 1) == []
+    assert bl.pile(s, "gone", 1) == ["diamond:5"]
 
     _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", ORDER_LEFTMOST)  # the old bot
     assert play_turn(bl, s, "greedy") == [("spade:4", K.CURSE), ("diamond:8", K.ATTACK)]
-    assert bl.hand(s, 1) == ["diamond:5"] and bl.health(s, 1, "diamond:5") == 4
+    assert bl.hand(s, 1) == ["diamond:5"]
+    assert bl.health(s, 1, "diamond:5") == 4
 
 
 @pytest.mark.parametrize("bot", ["greedy", "tactician"])
@@ -63,11 +67,14 @@ def test_both_bots_wound_with_heart6_then_finish_with_spade2_instead_of_cursing_
     _, s = position(bl, mine, theirs, bot)
     assert bots.choose(Bot[bot.upper()], s) == act(K.ATTACK, 1, 1)  # heart:6's 18 on spade:5
     assert play_turn(bl, s, bot) == [("heart:6", K.ATTACK), ("spade:2", K.ATTACK)]
-    assert bl.hand(s, 1) == ["diamond:6"] and int(s["pools"]["curse"][1]) == 0
+    assert bl.hand(s, 1) == ["diamond:6"]
+    assert int(s["pools"]["curse"][1]) == 0
 
     _, s = position(bl, mine, theirs, bot, ORDER_LEFTMOST)
     assert play_turn(bl, s, bot) == [("spade:2", K.CURSE), ("heart:6", K.ATTACK)]
-    assert bl.hand(s, 1) == theirs and bl.health(s, 1, "spade:5") == 2 and int(s["pools"]["curse"][1]) == 3
+    assert bl.hand(s, 1) == theirs
+    assert bl.health(s, 1, "spade:5") == 2
+    assert int(s["pools"]["curse"][1]) == 3
 
 
 def test_tactician_kills_with_its_big_card_first_and_finishes_the_second_card_with_two_small_ones(bl):
@@ -76,11 +83,13 @@ def test_tactician_kills_with_its_big_card_first_and_finishes_the_second_card_wi
     _, s = position(bl, mine, theirs, "tactician")
     assert bots.choose(Bot.TACTICIAN, s) == act(K.ATTACK, 2, 0)
     assert [c for c, _ in play_turn(bl, s, "tactician")] == ["heart:9", "diamond:7", "heart:4"]
-    assert bl.hand(s, 1) == [] and sorted(bl.pile(s, "gone", 1)) == sorted(theirs)
+    assert bl.hand(s, 1) == []
+    assert sorted(bl.pile(s, "gone", 1)) == sorted(theirs)
 
     _, s = position(bl, mine, theirs, "tactician", ORDER_LEFTMOST)
     play_turn(bl, s, "tactician")
-    assert bl.hand(s, 1) == ["heart:3"] and bl.health(s, 1, "heart:3") == 6
+    assert bl.hand(s, 1) == ["heart:3"]
+    assert bl.health(s, 1, "heart:3") == 6
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -114,7 +123,8 @@ def test_replacements_drawn_this_turn_are_kept_for_the_next(bl, bot, order):
     """R7: only the first ``to_play`` cards are played; heart:10 (a replacement, the best card) waits."""
     _, s = position(bl, ["spade:2", "club:3", "heart:10"], ["club:2"], bot, order, to_play=2)
     a = bots.choose(Bot[bot.upper()], s)
-    assert action_i(a) < 2 and a in bl.legal(s)
+    assert action_i(a) < 2
+    assert a in bl.legal(s)
     played = play_turn(bl, s, bot)
     assert [c for c, _ in played] in (["spade:2", "club:3"], ["club:3", "spade:2"])
     assert "heart:10" in bl.hand(s, 0)
@@ -137,4 +147,32 @@ def test_random_bot_ignores_order_and_draws_its_card_uniformly(bl):
         picks[order] = [bots.choose(Bot.RANDOM, s) for _ in range(200)]
     assert picks[ORDER_LEFTMOST] == picks[ORDER_BEST] == picks[ORDER_ATTACKS_FIRST]
     counts = np.bincount([action_i(a) for a in picks[ORDER_BEST]], minlength=5)
-    assert counts[4] == 0 and counts[:4].min() > 25  # every card still to play, never the replacement
+    assert counts[4] == 0
+    assert counts[:4].min() > 25
+
+
+RULES_V2_GAMES = {  # digests of 300 games (max_battles 10, seed 11) played by the rules_version 2 code (cc99c83)
+    ("modern", ("greedy", "greedy")): "561b98f452dfe2d8",
+    ("modern", ("tactician", "greedy")): "99d670bd85de9ae5",
+    ("blessing_first", ("tactician", "tactician")): "d232e9a4f9c4c8c1",
+    ("first_reading", ("greedy", "tactician")): "0bff4e4fb3a43c75",
+}
+
+
+@pytest.mark.parametrize(("variant", "pair"), list(RULES_V2_GAMES), ids=["-".join((v, *p)) for v, p in RULES_V2_GAMES])
+def test_order_zero_plays_the_rules_version_2_games(bl, variant, pair):
+    """``order`` = 0 is the old bots: the same games, so the ablation's baseline is rules_version 2's bots."""
+
+    def digest(order: float | None) -> str:
+        params = bl.GAME.make_params(variant, {"max_battles": 10})
+        pool = bl.GAME.prepare_pool(bl.POOL, params)
+        ids = np.array([bl.GAME.bots.index(b) for b in pair], np.int64)
+        w = np.stack([bl.GAME.make_weights(b, {} if order is None else {"order": order}) for b in pair])
+        g = bl.GAME.play_chunk(params, pool, np.zeros((2, 0), np.int16), ids, w, 11, 0, 300, ("games",))["games"]
+        h = hashlib.sha256()
+        for f in ("winner", "end_reason", "turns", "battles", "first_seat", "score_0", "score_1"):
+            h.update(np.ascontiguousarray(g[f]).astype(np.int64).tobytes())
+        return h.hexdigest()[:16]
+
+    assert digest(ORDER_LEFTMOST) == RULES_V2_GAMES[(variant, pair)]
+    assert digest(None) != RULES_V2_GAMES[(variant, pair)]  # the default bots choose their order: other games
