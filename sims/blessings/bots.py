@@ -201,51 +201,14 @@ def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
     return attack_power(s, p, np.int64(-1)), gap, reach, short, need
 
 
-@kernel
-def ceiling(s, p: int, tactician: bool) -> tuple[float, float, float]:
-    """Return (highest Health, highest threat, factor) over the opposing hand for ``attack_bound``.
-
-    ``factor`` is -1 when a weight that ``attack_bound`` assumes non-negative (attack, kill,
-    deny, focus, press, overkill) is negative: then no bound is used.
-    """
-    w = s.scratch.weights[p]
-    o = 1 - p
-    top_h, top_t = 0.0, 0.0
-    for j in range(s.piles.hand_n[o]):
-        top_h = max(top_h, float(seen_hp(s, p, o, j)))
-        if tactician:
-            top_t = max(top_t, threat(s, p, o, j))
-    ok = w[W.ATTACK] >= 0 and w[W.KILL] >= 0
-    if tactician:
-        ok = ok and w[W.DENY] >= 0 and w[W.FOCUS] >= 0 and w[W.PRESS] >= 0 and w[W.OVERKILL] >= 0
-    return top_h, top_t, (1.0 if ok else -1.0)
-
-
-@kernel
-def attack_bound(s, p: int, dmg: int, tactician: bool, gap: int, top_h: float, top_t: float) -> float:
-    """Return a value no attack of ``dmg`` damage by seat ``p`` can exceed (``attack_value``, weights >= 0)."""
-    w = s.scratch.weights[p]
-    health = 1.0 if not tactician or s.params.pool_target == PoolTarget.CARRYOVER_HAND else 0.0
-    bound = health * w[W.ATTACK] * min(float(dmg), top_h) + w[W.KILL]
-    if tactician:
-        bound += w[W.DENY] * top_t + max(0.0, health * w[W.FOCUS] - 1.0) * (w[W.KILL] + w[W.DENY] * top_t)
-        if gap > 0:
-            bound += w[W.PRESS] * min(dmg, gap)
-    return bound
-
-
 @hot
 def best_for_card(
-    s, p: int, i: int, tactician: bool, power: float, gap: int, reach: int, short: int, need: int,
-    floor: float, top_h: float, top_t: float,
-) -> tuple[int, float]:  # fmt: skip
+    s, p: int, i: int, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
+) -> tuple[int, float]:
     """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
 
     ``power`` .. ``need``: the decision's ``outlook``. Ties between actions: attack (the
-    later target), curse, bless, discard. ``floor`` (``next_card``): when no attack of this
-    card can exceed it (``attack_bound`` with ``top_h``, ``top_t`` from ``ceiling``), the
-    attacks are not looked at and the best other action is returned: the card cannot win
-    the choice either way.
+    later target), curse, bless, discard.
     """
     c = s.piles.hand[p, i]
     o = 1 - p
@@ -263,12 +226,6 @@ def best_for_card(
         if v >= best_v:
             best, best_v = encode(ActionKind.BLESS, i, 0), v
     dmg = rules.attack_damage(s, c)
-    if (
-        dmg > 0
-        and floor > -np.inf
-        and attack_bound(s, p, dmg, tactician, gap, top_h, top_t) < floor - 1e-9 * (1.0 + abs(floor))
-    ):
-        return best, best_v
     if dmg > 0:
         power_left = power - dmg  # the rest of the hand (exact: whole numbers)
         reach_left = reach - card_reach(s, p, c) if gap > 0 else 0
@@ -292,16 +249,14 @@ def next_card(s, p: int, tactician: bool) -> int:
     play are candidates; the replacements drawn this turn wait for the next (R7).
     """
     power, gap, reach, short, need = outlook(s, p, tactician)
-    best, best_v = best_for_card(s, p, 0, tactician, power, gap, reach, short, need, -np.inf, 0.0, 0.0)
+    best, best_v = best_for_card(s, p, 0, tactician, power, gap, reach, short, need)
     order = s.scratch.weights[p, W.ORDER]
     if order < ORDER_BEST:
         return best
     attacks_first = order >= ORDER_ATTACKS_FIRST
     best_hits = action_kind(best) == ActionKind.ATTACK
-    top_h, top_t, factor = ceiling(s, p, tactician)
     for i in range(1, s.meta.to_play):
-        floor = best_v if factor > 0 and (best_hits or not attacks_first) else -np.inf
-        a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need, floor, top_h, top_t)
+        a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
         hits = action_kind(a) == ActionKind.ATTACK
         if hits if attacks_first and hits != best_hits else v > best_v:  # attacks first: an attack beats a pool
             best, best_v, best_hits = a, v, hits

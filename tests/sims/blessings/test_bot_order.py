@@ -42,8 +42,8 @@ def test_defaults_choose_the_order_and_zero_is_the_leftmost_card(bl):
     assert bl.GAME.make_weights("greedy")[W.ORDER] == ORDER_ATTACKS_FIRST
     assert bl.GAME.make_weights("tactician")[W.ORDER] == ORDER_BEST
     _, s = position(bl, ["spade:4", "diamond:8"], ["diamond:5"], "greedy", ORDER_LEFTMOST)
-    every = (*bots.outlook(s, 0, False), -np.inf, 0.0, 0.0)  # no floor: every action looked at
-    assert bots.choose(Bot.GREEDY, s) == bots.best_for_card(s, 0, 0, False, *every)[0] == act(K.CURSE, 0, 0)
+    outlook = bots.outlook(s, 0, False)
+    assert bots.choose(Bot.GREEDY, s) == bots.best_for_card(s, 0, 0, False, *outlook)[0] == act(K.CURSE, 0, 0)
 
 
 @pytest.mark.parametrize("order", [ORDER_BEST, ORDER_ATTACKS_FIRST])
