@@ -334,12 +334,12 @@ def heuristic(game: Game, tactician: bool) -> tuple[int, int, int]:
 
 
 def greedy_bot(game: Game) -> tuple[int, int, int]:
-    """Each card's highest-valued action, the most valued card first; settled surrenders; conceding a lost race."""
+    """Each card's highest-valued action, attacks first (by ``order``); settled surrenders; conceding a lost race."""
     return heuristic(game, False)
 
 
 def tactician_bot(game: Game) -> tuple[int, int, int]:
-    """Greedy plus attacks first, denial, focus fire, curse past the line discounted, press, guard, race surrender."""
+    """Greedy (most valued card next) plus denial, focus fire, curse past the line discounted, press, guard, race."""
     return heuristic(game, True)
 
 

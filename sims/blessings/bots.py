@@ -11,16 +11,18 @@ reorders its own seat's hand.
   still to play (so a uniformly random order, R7) with a uniformly chosen legal action
   kind and target; it ignores ``order``.
 - ``greedy``: each card takes the action of highest value (attack: Health removed and
-  kills; curse, bless, discard: pool points), each weighted; it plays next the card whose
-  best action is worth the most (``order`` = 1; ties to the leftmost; 0 = left to right).
+  kills; curse, bless, discard: pool points), each weighted; it plays next the most valued
+  card whose best action is an attack, and when none is, the most valued card (``order``
+  = 2, ``next_card``; ties to the leftmost; 0 = left to right, 1 = by value alone).
   Surrenders when the pools already decide the next battle start in its favour (the
   opponent is wiped out and it is not) or both would be wiped out; and (``race`` > 0)
   concedes a race it is losing: when the curse-type cards the opponent holds would take
   its curse pool to its wipe-out line on the opponent's next turn.
-- ``tactician``: greedy's structure, attacks first (``order`` = 2: the most valued card
-  whose best action is an attack, then the rest by value), plus: kills of opposing curse-type cards are worth
-  the curse they would send next turn (denial), damage that sets up a kill the rest of
-  the hand can finish counts, curse past the opponent's wipe-out line counts for little,
+- ``tactician``: greedy's structure, the most valued card next (``order`` = 1), plus:
+  kills of opposing curse-type cards are worth the curse they would send next turn
+  (denial), damage that sets up a kill the rest of the hand can finish counts (so a big
+  attack goes before the small card that finishes it), curse past the opponent's wipe-out
+  line counts for little,
   Health removed from the opposing hand counts like curse when this turn can end the game
   (``carryover_hand`` with ``own_turn``), blessing counts as protection when it is applied
   before curses (R16), and it surrenders a battle it expects to lose: when the opponent's
