@@ -51,6 +51,14 @@ def games(game, params, pool, bots, weights, n, seed) -> np.ndarray:
     return game.play_chunk(params, pool, np.zeros((2, 0), np.int16), ids, weights, seed, 0, n, ("games",))["games"]
 
 
+def load(variant: str | None):
+    """Return (game, variant name, params, pool) of Blessings under ``variant`` (None: the default)."""
+    game = sims.load("blessings")
+    variant = variant or game.default_variant
+    params = game.make_params(variant)
+    return game, variant, params, game.prepare_pool(game.load_pool(game.cards_path), params)
+
+
 def rate(k: int, n: int) -> str:
     """Return ``k / n`` in percent with its Wilson interval."""
     est, lo, hi = (100 * float(x) for x in wilson(k, n))
@@ -66,10 +74,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--settings", nargs="*", default=list(DEFAULT_SETTINGS), help='e.g. "deny=0" "expect=2,race=0"')
     args = ap.parse_args()
-    game = sims.load("blessings")
-    variant = args.variant or game.default_variant
-    params = game.make_params(variant)
-    pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+    game, variant, params, pool = load(args.variant)
     greedy = game.make_weights("greedy")
     print(
         f"# tactician ablations, variant {variant}, seed {args.seed}, {args.n:,} games per seat order vs greedy, "

@@ -20,9 +20,9 @@ import argparse
 import os
 
 import numpy as np
+from blessings_ablation import games, load, rate  # benchmarks/ is on sys.path when this runs as a script
 
-import sims
-from balance.stats import paired_difference, wilson
+from balance.stats import paired_difference
 from sims.blessings.state import EndReason
 
 MATCHES = (
@@ -50,18 +50,6 @@ def side(game, text: str) -> tuple[str, np.ndarray]:
         ) from None
 
 
-def rate(k: int, n: int) -> str:
-    """Return ``k / n`` in percent with its Wilson interval."""
-    est, lo, hi = (100 * float(x) for x in wilson(k, n))
-    return f"{est:.2f} % [{lo:.2f}, {hi:.2f}]"
-
-
-def games(game, params, pool, bots, weights, n, seed) -> np.ndarray:
-    """Return the ``games`` table of ``n`` games."""
-    ids = np.array([game.bots.index(b) for b in bots], np.int64)
-    return game.play_chunk(params, pool, np.zeros((2, 0), np.int16), ids, weights, seed, 0, n, ("games",))["games"]
-
-
 def main() -> None:
     """Parse arguments, play every match in both seat orders and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -70,10 +58,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--matches", nargs="*", default=list(MATCHES), help="A/B pairs of BOT:ORDER[,W=V...], A first")
     args = ap.parse_args()
-    game = sims.load("blessings")
-    variant = args.variant or game.default_variant
-    params = game.make_params(variant)
-    pool = game.prepare_pool(game.load_pool(game.cards_path), params)
+    game, variant, params, pool = load(args.variant)
     print(
         f"# play order head to head, variant {variant}, seed {args.seed}, {args.n:,} seeds x both seat orders "
         f"(rules_version {game.rules_version}, load average {os.getloadavg()[0]:.1f})\n"
