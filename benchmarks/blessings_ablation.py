@@ -55,7 +55,10 @@ def load(variant: str | None):
     """Return (game, variant name, params, pool) of Blessings under ``variant`` (None: the default)."""
     game = sims.load("blessings")
     variant = variant or game.default_variant
-    params = game.make_params(variant)
+    try:
+        params = game.make_params(variant)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     return game, variant, params, game.prepare_pool(game.load_pool(game.cards_path), params)
 
 
