@@ -37,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 from balance import bench
+from balance.cli import _weights  # the CLI's --weight parser and its one-line errors
 from balance.spec import RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import play_batches
@@ -204,6 +205,9 @@ def main() -> None:
     ap.add_argument("--tables", default="games", help="comma-separated tables to record")
     ap.add_argument("--seed", type=int, default=12345)
     ap.add_argument(
+        "--weight", action="append", default=[], metavar="BOT.KEY=VALUE", help="a bot weight (repeatable)"
+    )
+    ap.add_argument(
         "--batches", action="store_true", help="reuse the record buffers batch by batch, as balance run does"
     )
     ap.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
@@ -214,7 +218,8 @@ def main() -> None:
     a = ap.parse_args()
     bots, tables = tuple(a.bots.split(",")), parse_tables(ap, a.tables)
     try:
-        r = resolve(RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed))
+        spec = RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed, bot_weights=_weights(tuple(a.weight)))
+        r = resolve(spec)
     except SpecError as exc:
         ap.exit(2, f"kernel_speed.py: {exc}\n")
     if a.under_callgrind:
@@ -222,7 +227,7 @@ def main() -> None:
         symbol_map(Path(a.under_callgrind) / "symbols.txt")
         return
     n_dec = round(
-        bench.decisions_per_game(RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed), a.games) * a.games
+        bench.decisions_per_game(spec, a.games) * a.games
     )
     what = f"[{','.join(tables)}{', batches' if a.batches else ''}]"
     line = f"{a.game} {'/'.join(bots)} {what} {a.games:,} games, {n_dec / a.games:.2f} decisions a game"
