@@ -29,7 +29,9 @@ agg_decks    block of 65,536 games              n (seats), x0, x1: XOR digests o
 Which tables a game gets follows from its record dtypes and ``GameSpec`` alone
 (:func:`make_plan`); nothing here knows a particular game. ``balance.metrics`` turns the
 merged sums into the same frames it computes from raw rows. This module imports only
-numpy and ``sims.core``, so pool workers stay light.
+numpy and ``sims.core`` (its compiled loops, :mod:`balance.chunk_kernels` and
+``sims.core.sums``, on first use), so pool workers stay light and readers of a run never
+load Numba.
 """
 
 from __future__ import annotations
@@ -41,9 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from sims.core.jit import hot, kernel
 from sims.core.records import CORE_COLUMNS
-from sims.core.sums import DENSE_LIMIT, NONE, group_index, group_moments, lead_stats, level_firsts
 
 # Column conventions shared with balance.metrics (which imports them from here).
 KEYS = frozenset({"game", "seed", "seat", "card", "won", "bot", "run_id", "variant", "chunk"})
@@ -184,6 +184,8 @@ class _Sparse:
         values = np.concatenate([p[1] for p in self.parts])
         if not self.keys:
             return [], values.sum(axis=0, keepdims=True)
+        from sims.core.sums import group_index
+
         index, uniq = group_index(keys)
         out = np.zeros((len(uniq[0]), values.shape[1]), np.int64)
         np.add.at(out, index, values)
@@ -226,6 +228,9 @@ class ChunkSums:
 
     def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
         """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
+        from balance.chunk_kernels import card_keys, card_values
+        from sims.core.sums import group_moments
+
         p, seats = self.plan, self.plan.seats
         k = len(self.cards)
         key = np.empty(len(c), np.int64)
@@ -234,10 +239,10 @@ class ChunkSums:
             counts = np.zeros((k, VALUE_COUNTS), np.int64)
             hands = np.zeros((len(games) * seats, 3), np.int64)  # rows seen, rows not seen, won
             fields = [c[f] for f in ("game", "card", "seat", *CARD_VALUE_COLUMNS)]
-            _card_values(*fields, seats, g0, at, key, counts, hands)
+            card_values(*fields, seats, g0, at, key, counts, hands)
             self._hands(hands, games)
         else:
-            _card_keys(c["card"], c["seat"], c["game"], seats, key)
+            card_keys(c["card"], c["seat"], c["game"], seats, key)
             counts = np.bincount(key, minlength=k)[:, None]
         moments = group_moments(c, p.card_counters, key, k)
         columns = [counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)]
@@ -266,9 +271,12 @@ class ChunkSums:
             ]
 
     def _turns(self, t: np.ndarray, at: np.ndarray, games: np.ndarray) -> None:
+        from balance.chunk_kernels import turn_order
+        from sims.core.sums import group_index, group_moments, level_firsts
+
         p = self.plan
         turn = np.empty(len(t), np.int64)
-        if not _turn_order(at, t["turn"], turn):
+        if not turn_order(at, t["turn"], turn):
             order = np.lexsort((turn, at))
             t, at, turn = t[order], at[order], turn[order]
         if p.tempo:
@@ -298,6 +306,9 @@ class ChunkSums:
             self.per_game.append([games["game"], steps])
 
     def _tempo(self, t: np.ndarray, at: np.ndarray, turn: np.ndarray, games: np.ndarray) -> None:
+        from balance.chunk_kernels import tempo_codes
+        from sims.core.sums import NONE, lead_stats
+
         d = t["score_0"].astype(np.int64) - t["score_1"]
         first, winner = games["first_seat"].astype(np.int64), games["winner"].astype(np.int64)
         rounds = self.plan.rounds and len(t) > 0
@@ -308,7 +319,7 @@ class ChunkSums:
             shape = np.array([high, d.max(), first.max(), winner.max()], np.int64) - lo + 1
             codes = np.empty((2, len(t)), np.int64)
             seat = t["seat"] if rounds else t["turn"]  # (read with rounds only)
-            n_last, off = _tempo_codes(at, turn, d, seat, first, winner, rounds, lo, shape, codes)
+            n_last, off = tempo_codes(at, turn, d, seat, first, winner, rounds, lo, shape, codes)
             for grain, code in ((0, codes[0]), (1, codes[1, :n_last])):
                 self._count_codes(grain, code, lo, shape)
             self.order += [len(t), off if rounds else len(t)]  # not alternating turns: never drawn by round
@@ -320,7 +331,9 @@ class ChunkSums:
         )
 
     def _count_codes(self, grain: int, code: np.ndarray, lo: np.ndarray, shape: np.ndarray) -> None:
-        """Add the rows of one tempo grain, each given as its key's code (:func:`_tempo_codes`), to the tempo sums."""
+        """Add the rows of one tempo grain, each given as its key's code (``chunk_kernels.tempo_codes``)."""
+        from sims.core.sums import DENSE_LIMIT
+
         if not len(code):
             return
         cells = int(np.prod(shape, dtype=np.float64))
@@ -336,6 +349,8 @@ class ChunkSums:
     @staticmethod
     def _count(target: _Sparse, keys: list[np.ndarray]) -> None:
         if len(keys[0]):
+            from sims.core.sums import group_index
+
             index, values = group_index(keys)
             target.add(values, np.bincount(index)[:, None])
 
@@ -399,102 +414,3 @@ class ChunkSums:
 
 
 VALUE_COUNTS = 1 + 2 * len(RATES) + 3  # rows, (n, k) per win rate, turn played n / total / squares
-
-
-@kernel
-def _card_keys(card, seat, game, seats, key) -> None:
-    """Write each card row's ``agg_cards`` key (:func:`_card_key`) into ``key``."""
-    for r in range(card.shape[0]):
-        key[r] = _card_key(card[r], seat[r], game[r], seats)
-
-
-@hot
-def _card_key(card, seat, game, seats) -> int:
-    """Return a card row's ``agg_cards`` key: ``(card * seats + seat) * 2 + game % 2``."""
-    return (np.int64(card) * seats + seat) * 2 + np.int64(game) % 2
-
-
-@kernel
-def _card_values(game, card, seat, won, opening, drawn, played, times, seats, g0, at, key, counts, hands) -> None:
-    """Write each card row's key (:func:`_card_keys`) and add the row to its key's win-rate counts and to its
-    hand's seen / not-seen counts, in one pass over the rows.
-
-    ``counts`` columns (:func:`card_columns` after ``rows``, in :data:`RATES` order):
-    rows; n and wins of every card (GP), in the opening hand (OH), drawn later (GD, turn
-    > 0), seen (GIH, drawn at any turn), never seen (GNS, -1), played at least once;
-    then the rows played and the sum and sum of squares of their first turn played.
-    ``hands`` rows are ``game-in-batch * seats + seat``, the game in the batch being
-    ``at[r]``, or ``game - g0`` when ``at`` is empty: rows seen, rows not seen, won.
-    """
-    for r in range(key.shape[0]):
-        g = np.int64(game[r])
-        k = _card_key(card[r], seat[r], g, seats)
-        key[r] = k
-        w = 1 if won[r] == 1 else 0
-        d = drawn[r]
-        counts[k, 0] += 1
-        counts[k, 1] += 1
-        counts[k, 2] += w
-        if opening[r] == 1:
-            counts[k, 3] += 1
-            counts[k, 4] += w
-        if d > 0:
-            counts[k, 5] += 1
-            counts[k, 6] += w
-        if d >= 0:
-            counts[k, 7] += 1
-            counts[k, 8] += w
-        if d == -1:
-            counts[k, 9] += 1
-            counts[k, 10] += w
-        if times[r] > 0:
-            counts[k, 11] += 1
-            counts[k, 12] += w
-        p = np.int64(played[r])
-        if p >= 0:
-            counts[k, 13] += 1
-            counts[k, 14] += p
-            counts[k, 15] += p * p
-        h = ((g - g0) if at.shape[0] == 0 else at[r]) * seats + seat[r]
-        hands[h, 0 if d >= 0 else 1] += 1
-        if w:
-            hands[h, 2] = 1
-
-
-@kernel
-def _tempo_codes(at, turn, d, seat, first, winner, rounds, lo, shape, codes) -> tuple[int, int]:
-    """Write the tempo key of every turn row, and with ``rounds`` of every round's last row, as codes.
-
-    A key ``(turn, d, first seat, winner)`` (the turn row's game is ``at``, an index into
-    ``first`` and ``winner``) is coded ``((turn - lo[0]) * shape[1] + d - lo[1]) * ...`` in
-    ``codes[0]``; by round (``(turn + 1) // 2``, rows sorted by game then turn) in
-    ``codes[1]``, for the last row of each game's round only. Return how many round rows
-    were written and how many turn rows' seat is not ``(first + turn - 1) % 2``.
-    """
-    n = at.shape[0]
-    n_last = 0
-    off = 0
-    for r in range(n):
-        a = at[r]
-        f, w = first[a], winner[a]
-        tail = ((d[r] - lo[1]) * shape[2] + f - lo[2]) * shape[3] + w - lo[3]
-        codes[0, r] = (turn[r] - lo[0]) * shape[1] * shape[2] * shape[3] + tail
-        if rounds:
-            rr = (turn[r] + 1) // 2
-            if r == n - 1 or at[r + 1] != a or (turn[r + 1] + 1) // 2 != rr:
-                codes[1, n_last] = (rr - lo[0]) * shape[1] * shape[2] * shape[3] + tail
-                n_last += 1
-            if seat[r] != (f + turn[r] - 1) % 2:
-                off += 1
-    return n_last, off
-
-
-@kernel
-def _turn_order(at, turn, out) -> bool:
-    """Copy ``turn`` into ``out`` (int64); return whether the rows are sorted by game (``at``) then turn, strictly."""
-    ordered = True
-    for r in range(at.shape[0]):
-        out[r] = turn[r]
-        if r and (at[r] < at[r - 1] or (at[r] == at[r - 1] and out[r] <= out[r - 1])):
-            ordered = False
-    return ordered

@@ -38,9 +38,20 @@ from balance.executors import Progress, completed, on_dask, start_pool
 from balance.parts import card_dimension, columns_to_table, records_to_table, write_part
 from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
-from sims.core.batches import game_seeds, play_batches
 
 DECK_LISTS = 100_000  # a default run keeps the seats' deck lists of its first games only (balance.fingerprints)
+
+
+def play_batches(*args: Any, **kwargs: Any) -> Iterator[dict[str, np.ndarray]]:
+    """Return ``sims.core.batches.play_batches(*args, **kwargs)``, imported on first use.
+
+    The kernels' driver loads Numba (about 0.15 s): a process that imports this package to
+    read a run (``balance report``, ``balance compare RUN_A RUN_B``) never needs it. A module
+    attribute, so that tests and benchmarks can wrap it.
+    """
+    from sims.core.batches import play_batches as play
+
+    return play(*args, **kwargs)
 
 
 class InvariantError(RuntimeError):
@@ -355,6 +366,8 @@ def _check_chunk(resolved: Resolved, first: int, n: int) -> dict[str, int]:
 
 def _verify_seeds(games: np.ndarray, root_seed: int) -> None:
     """Raise unless every games row's seed is ``game_seed(root_seed, game)`` (it is then not stored)."""
+    from sims.core.batches import game_seeds
+
     expected = np.zeros(len(games), np.uint64)
     game_seeds(np.uint64(root_seed), games["game"].astype(np.int64), expected)
     if not np.array_equal(expected, games["seed"]):

@@ -10,6 +10,7 @@ import pytest
 
 from balance import aggregates
 from balance.aggregates import ChunkSums, Plan
+from sims.core import sums
 
 GAMES = np.dtype([("game", "<i8"), ("first_seat", "i1"), ("winner", "i1"), ("turns", "<i2")], align=True)
 CARDS = np.dtype(
@@ -156,6 +157,6 @@ def test_sums_of_shuffled_rows_and_games_with_gaps():
 
 def test_sparse_tempo_keys_are_counted_by_sorting(monkeypatch):
     """More key combinations than DENSE_LIMIT: the codes are counted by np.unique, to the same sums."""
-    monkeypatch.setattr(aggregates, "DENSE_LIMIT", 8)
+    monkeypatch.setattr(sums, "DENSE_LIMIT", 8)  # read by ChunkSums on each call (and by group_index)
     rng = np.random.default_rng(9)
     _check([_batch(rng, np.arange(0, 30), spread=40)])

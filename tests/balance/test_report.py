@@ -194,6 +194,23 @@ def test_report_of_a_battle_run_without_step_columns_has_no_steps_section(battle
     assert "Score difference by battle" in html
 
 
+def test_a_report_never_loads_numba(tmp_path: Path) -> None:
+    """`balance report` reads Parquet and draws: the kernels' compiler (Numba) stays out of its process."""
+    from balance.run import run
+    from balance.spec import RunSpec
+
+    made = run(RunSpec(game="cardinger", n_games=200, seed=5, workers=1, out=str(tmp_path), name="r"))
+    code = (
+        "import sys\n"
+        "from balance.cli import cli\n"
+        f"cli.main(['report', {str(made)!r}, '--out', {str(tmp_path / 'report')!r}], standalone_mode=False)\n"
+        "print(sorted(m for m in ('numba', 'llvmlite', 'sims.core.jit') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+    assert (tmp_path / "report" / "index.html").is_file()
+
+
 def test_the_report_reads_a_games_info_not_its_kernels() -> None:
     code = """
 import sys
