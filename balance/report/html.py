@@ -9,6 +9,7 @@ so the file has no external resources and reads offline.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 import json
@@ -16,6 +17,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from balance.charts import DRAWING
 
@@ -175,11 +178,38 @@ def section(anchor: str, title: str, *parts: str) -> str:
 
 
 def png(fig: Figure) -> bytes:
-    """Render a figure to PNG bytes (Agg; the figure is not kept by any global state)."""
+    """Render a figure to PNG bytes (Agg; the figure is not kept by any global state).
+
+    The figure is drawn holding :data:`~balance.charts.DRAWING` (not while another thread's
+    chart style is in force) and encoded after: the very ``savefig`` call, whose last step
+    (``matplotlib.image.imsave`` of the drawn pixels: PNG compression, in Pillow, which
+    releases the GIL) runs once the lock is free, so another section draws its chart
+    meanwhile. The bytes are those of ``fig.savefig(buffer, format="png")``.
+    """
+    import matplotlib.image
+
+    canvas = _deferred_canvas()(fig)
+    with DRAWING:
+        fig.savefig(io.BytesIO(), format="png")  # draws and keeps the pixels (canvas.drawn) instead of encoding
+    pixels, kwargs = canvas.drawn
     buffer = io.BytesIO()
-    with DRAWING:  # not while another thread's chart style is in force
-        fig.savefig(buffer, format="png")
+    matplotlib.image.imsave(buffer, pixels, **kwargs)
     return buffer.getvalue()
+
+
+@functools.cache
+def _deferred_canvas() -> type:
+    """Return an Agg canvas whose PNG output keeps the drawn pixels and ``imsave``'s arguments (``drawn``)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    class Deferred(FigureCanvasAgg):
+        def _print_pil(self, filename_or_obj: Any, fmt: str, pil_kwargs: Any, metadata: Any = None) -> None:
+            FigureCanvasAgg.draw(self)  # as FigureCanvasAgg._print_pil, which then calls imsave with these
+            pixels = memoryview(np.array(self.buffer_rgba()))  # a copy: the renderer is reused by the next draw
+            kwargs = {"format": fmt, "origin": "upper", "dpi": self.figure.dpi, "metadata": metadata}
+            self.drawn = pixels, kwargs | {"pil_kwargs": pil_kwargs}
+
+    return Deferred
 
 
 def figure(data: bytes, alt: str, caption: str = "") -> str:

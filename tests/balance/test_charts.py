@@ -79,6 +79,18 @@ def test_plot_returns_axes_draws_and_titles_n_and_ci(
     assert list(work.iterdir()) == []
 
 
+@pytest.mark.parametrize("name", ["win_rates", "card_gih", "tempo"])
+def test_a_report_png_is_the_bytes_savefig_writes(name: str, plots: dict[str, Callable[..., Axes]]) -> None:
+    """``html.png`` draws under the lock and encodes after it: the file is savefig's, byte for byte."""
+    from balance.report.html import png
+
+    fig = plots[name](None).figure
+    direct = io.BytesIO()
+    fig.savefig(direct, format="png")
+    assert png(fig) == direct.getvalue()
+    assert png(fig) == direct.getvalue()  # drawn twice: the same again
+
+
 def test_plot_draws_on_the_given_axes(plots: dict[str, Callable[..., Axes]]) -> None:
     (ax,) = charts.new_axes()
     assert plots["win_rates"](ax) is ax
