@@ -24,6 +24,14 @@ per_game     game                               lead_changes, lead_for_good, ste
 agg_decks    block of 65,536 games              n (seats), x0, x1: XOR digests of the deck
                                                 lists (``balance.fingerprints``; games whose
                                                 seats have deck lists)
+agg_games    first seat × winner × turns × end  count (games): what a report's game- and
+             reason × games enum columns × per  seat-level figures are counted from (win
+             seat ``seat<s>_bot``/``_won``/     rates, deck pairings, outcomes, length,
+             ``_<enum>`` (games of two seats)   results by setting)
+agg_seats    seat × bot (games of two seats)    rows; per numeric seats counter (score, ...)
+                                                ``<c>_sum``/``_sumsq``
+agg_leads    lead changes × lead for good       count (games; lead for good null: none),
+             (with per_game's leads)            per_game's leads as a histogram
 ============ ================================== ==========================================
 
 Which tables a game gets follows from its record dtypes and ``GameSpec`` alone
@@ -54,7 +62,7 @@ TEMPO_COLUMNS = ("score_0", "score_1")
 STEP_COLUMNS = ("winner", "how")
 LEVEL = "level"
 
-CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME = (
+CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME, GAMES, SEATS, LEADS = (
     "agg_cards",
     "agg_hands",
     "agg_tempo",
@@ -62,8 +70,13 @@ CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME = (
     "agg_steps",
     "agg_levels",
     "per_game",
+    "agg_games",
+    "agg_seats",
+    "agg_leads",
 )
-AGGREGATES = (CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME)
+AGGREGATES = (CARDS, HANDS, TEMPO, ORDER, STEPS, LEVELS, PER_GAME, GAMES, SEATS, LEADS)
+GAME_KEYS = ("first_seat", "winner", "turns", "end_reason")  # agg_games' games columns (then the enum columns)
+SEAT_KEYS = ("bot", "won")  # agg_games' columns per seat s: seat<s>_bot, seat<s>_won (then the seats' enums)
 DECKS = "agg_decks"  # written by balance.run beside the plan's tables (balance.fingerprints)
 DESCRIPTIONS = {
     CARDS: "per card, seat and half of the games: rows, win-rate counts, counter sums",
@@ -74,7 +87,15 @@ DESCRIPTIONS = {
     LEVELS: "first step at each level: histogram",
     PER_GAME: "per game: lead changes, turn the winner leads for good, steps",
     DECKS: "per block of 65,536 games: seats and XOR digests of their deck lists (merged by XOR)",
+    GAMES: "games by first seat, winner, length, end reason, enum columns and each seat's bot, result and enums",
+    SEATS: "seat-games by seat and bot: counts and the seats counters' sums",
+    LEADS: "games by lead changes and the turn the winner leads for good (per_game's leads, counted)",
 }
+
+
+def seat_key(seat: int, column: str) -> str:
+    """Return the ``agg_games`` column of seat ``seat``'s ``column`` (``seat0_bot``, ``seat1_deck`` ...)."""
+    return f"seat{seat}_{column}"
 
 
 def _numeric(dtype: np.dtype, skip: set[str]) -> tuple[str, ...]:
@@ -106,13 +127,23 @@ class Plan:
     step_counters: tuple[str, ...]
     levels: bool
     per_game: tuple[str, ...]
+    game_keys: tuple[str, ...] = ()  # agg_games: GAME_KEYS present, then the games' enum columns (empty: no table)
+    seat_keys: tuple[str, ...] = ()  # agg_games, per seat: SEAT_KEYS present, then the seats' scalar enum columns
+    bots: tuple[str, ...] = ()  # the game's bot names (seats.bot codes)
+    seat_counters: tuple[str, ...] = ()  # agg_seats: the numeric seats columns (score, then the extra ones)
 
     @property
     def tables(self) -> tuple[str, ...]:
         """Return the aggregate tables this plan writes."""
         kept = {CARDS: True, HANDS: self.hands, TEMPO: self.tempo, ORDER: self.tempo, STEPS: True}
-        kept |= {LEVELS: self.levels, PER_GAME: bool(self.per_game)}
+        kept |= {LEVELS: self.levels, PER_GAME: bool(self.per_game), GAMES: bool(self.game_keys)}
+        kept |= {SEATS: bool(self.game_keys) and "bot" in self.seat_keys, LEADS: "lead_changes" in self.per_game}
         return tuple(t for t in AGGREGATES if kept[t])
+
+    @property
+    def games_columns(self) -> tuple[str, ...]:
+        """Return the key columns of ``agg_games`` (before ``count``), in order."""
+        return self.game_keys + tuple(seat_key(s, c) for s in range(self.seats) for c in self.seat_keys)
 
 
 def make_plan(game: Any, n_cards: int) -> Plan:
@@ -131,6 +162,11 @@ def make_plan(game: Any, n_cards: int) -> Plan:
     per_game = ("lead_changes", "lead_for_good") if tempo else ()
     if steps and f"{game.turn_unit}s" not in games:
         per_game += ("steps",)
+    seats = tables["seats"].names or ()
+    game_enums = tuple(c for c in games if c in enums.get("games", {}) and c != "end_reason")
+    seat_enums = tuple(c for c in seats if c in enums.get("seats", {}) and tables["seats"].fields[c][0].shape == ())
+    duel = game.seats >= 2 and "game" in seats and "seat" in seats
+    skip_seats = set(CORE_COLUMNS["seats"]) | KEYS | set(seat_enums)
     return Plan(
         seats=game.seats,
         n_cards=n_cards,
@@ -147,6 +183,10 @@ def make_plan(game: Any, n_cards: int) -> Plan:
         step_counters=_numeric(tables["turns"], skip_turns),
         levels=LEVEL in turns,
         per_game=per_game,
+        game_keys=tuple(c for c in GAME_KEYS if c in games) + game_enums if duel else (),
+        seat_keys=tuple(c for c in SEAT_KEYS if c in seats) + seat_enums if duel else (),
+        bots=tuple(game.bots),
+        seat_counters=tuple(c for c in ("score",) if c in seats) + _numeric(tables["seats"], skip_seats),
     )
 
 
@@ -160,10 +200,46 @@ def card_columns(plan: Plan) -> list[str]:
     return out + [f"{e}_event_{x}" for e in plan.card_events for x in ("n", "k", "w")]
 
 
+def seat_columns(plan: Plan) -> list[str]:
+    """Return the value columns of ``agg_seats`` (after its keys ``seat, bot``), in order."""
+    return ["rows", *(f"{c}_{x}" for c in plan.seat_counters for x in ("sum", "sumsq"))]
+
+
 def step_columns(plan: Plan) -> list[str]:
     """Return the value columns of ``agg_steps`` (after its keys :attr:`Plan.step_keys`), in order."""
     out = ["rows", *(["decided", "opener_wins"] if plan.step_winner else [])]
     return out + [f"{c}_{x}" for c in plan.step_counters for x in ("sum", "sumsq")]
+
+
+def _group(keys: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Return ``sims.core.sums.group_index(keys)``: each row's group and each key's value per group, in key order.
+
+    ``group_index`` counts every combination of the keys' ranges densely; when there are
+    far more combinations than rows (many key columns: ``agg_games``), the rows' codes are
+    sorted instead, or, beyond an int64 code, the rows themselves.
+    """
+    from sims.core.sums import group_index
+
+    n = len(keys[0]) if keys else 0
+    lows = [int(k.min()) for k in keys] if n else []
+    widths = [int(k.max()) - lo + 1 for k, lo in zip(keys, lows, strict=True)] if n else []
+    combinations = float(np.prod(np.array(widths, np.float64)))
+    if combinations <= max(1 << 16, 8 * n):
+        return group_index(keys)
+    if combinations >= 2.0**62:
+        stacked = np.stack([np.asarray(k, np.int64) for k in keys])
+        uniq, index = np.unique(stacked, axis=1, return_inverse=True)
+        return index.reshape(-1).astype(np.int64), list(uniq)
+    code = np.zeros(n, np.int64)
+    for key, lo, width in zip(keys, lows, widths, strict=True):
+        code *= width
+        code += key.astype(np.int64) - lo
+    present, index = np.unique(code, return_inverse=True)
+    values = []
+    for lo, width in zip(reversed(lows), reversed(widths), strict=True):
+        values.append(present % width + lo)
+        present = present // width
+    return index.reshape(-1).astype(np.int64), values[::-1]
 
 
 class _Sparse:
@@ -184,9 +260,7 @@ class _Sparse:
         values = np.concatenate([p[1] for p in self.parts])
         if not self.keys:
             return [], values.sum(axis=0, keepdims=True)
-        from sims.core.sums import group_index
-
-        index, uniq = group_index(keys)
+        index, uniq = _group(keys)
         out = np.zeros((len(uniq[0]), values.shape[1]), np.int64)
         np.add.at(out, index, values)
         return uniq, out
@@ -206,9 +280,18 @@ class ChunkSums:
         self.steps = _Sparse(plan.step_keys, step_columns(plan))
         self.levels = _Sparse(("level", "first"), ("count",))
         self.per_game: list[list[np.ndarray]] = []
+        self.games: list[np.ndarray] = []  # per batch: the agg_games keys of its games, one row per key column
+        self.kept = set(plan.tables)
+        self.key_types: dict[str, np.dtype] = {}  # agg_games' integer keys: their record dtypes
+        self.seats = _Sparse(("seat", "bot"), seat_columns(plan))
+        self.leads = _Sparse(("lead_changes", "lead_for_good"), ("count",))
 
     def add(self, rec: Mapping[str, np.ndarray]) -> None:
-        """Add one batch's records (``games`` plus whichever of ``cards``/``turns`` were recorded)."""
+        """Add one batch's records (``games`` plus whichever of ``seats``/``cards``/``turns`` were recorded).
+
+        The records may be views into buffers the next batch overwrites (``play_batches``):
+        nothing of them is kept but copies.
+        """
         games = rec["games"]
         if len(games) == 0:
             return
@@ -225,6 +308,39 @@ class ChunkSums:
         turns = rec.get("turns")
         if turns is not None:
             self._turns(turns, local(turns["game"]), games)
+        seats = rec.get("seats")
+        if seats is not None and self.plan.game_keys:
+            self._games(games, seats, local(seats["game"]))
+
+    def _games(self, games: np.ndarray, seats: np.ndarray, at: np.ndarray) -> None:
+        """Count the games by their ``agg_games`` keys; sum the seats' counters by seat and bot."""
+        p = self.plan
+        keys = [games[c] for c in p.game_keys]
+        self.key_types |= {c: games.dtype[c] for c in p.game_keys}
+        seat = seats["seat"]
+        regular = len(seats) == p.seats * len(games) and bool(np.all(seat.reshape(-1, p.seats) == np.arange(p.seats)))
+        regular = regular and bool(np.all(at[:: p.seats] == np.arange(len(games))))
+        for s in range(p.seats):
+            rows = np.flatnonzero(seat == s) if not regular else None
+            for c in p.seat_keys:
+                if regular:  # one row per seat, game by game: seat s's rows are every seats-th
+                    keys.append(seats[c][s :: p.seats])
+                else:
+                    column = np.full(len(games), -1, np.int64)  # a game without this seat's row (none is written so)
+                    column[at[rows]] = seats[c][rows]
+                    keys.append(column)
+                self.key_types[seat_key(s, c)] = seats.dtype[c]
+        self.games.append(np.stack(keys).astype(np.int64))  # a copy: grouped once, in tables()
+        if SEATS in self.kept and len(seats):
+            from sims.core.sums import group_index, group_moments
+
+            index, values = group_index([seats["seat"].astype(np.int64), seats["bot"].astype(np.int64)])
+            n = len(values[0])
+            moments = group_moments(seats, p.seat_counters, index, n)
+            cols = [np.bincount(index, minlength=n)]
+            for j in range(len(p.seat_counters)):
+                cols += [moments[0][:, j], moments[1][:, j]]
+            self.seats.add(values, np.stack(cols, axis=1))
 
     def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
         """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
@@ -303,7 +419,7 @@ class ChunkSums:
             self._count(self.levels, [out_level[:m], out_turn[:m]])
         if "steps" in p.per_game:
             steps = np.bincount(at, minlength=len(games))
-            self.per_game.append([games["game"], steps])
+            self.per_game.append([games["game"].copy(), steps])  # a copy: the batch's buffer is reused
 
     def _tempo(self, t: np.ndarray, at: np.ndarray, turn: np.ndarray, games: np.ndarray) -> None:
         from balance.chunk_kernels import tempo_codes
@@ -326,8 +442,9 @@ class ChunkSums:
         changes = np.zeros(len(games), np.int64)
         good = np.full(len(games), NONE, np.int64)
         lead_stats(at.astype(np.int64), turn, d, games["winner"].astype(np.int64), changes, good)
+        self._count(self.leads, [changes, good])
         self.per_game.append(
-            [games["game"], changes.astype(np.uint32), np.ma.masked_equal(good, NONE).astype(np.int32)]
+            [games["game"].copy(), changes.astype(np.uint32), np.ma.masked_equal(good, NONE).astype(np.int32)]
         )
 
     def _count_codes(self, grain: int, code: np.ndarray, lo: np.ndarray, shape: np.ndarray) -> None:
@@ -349,9 +466,7 @@ class ChunkSums:
     @staticmethod
     def _count(target: _Sparse, keys: list[np.ndarray]) -> None:
         if len(keys[0]):
-            from sims.core.sums import group_index
-
-            index, values = group_index(keys)
+            index, values = _group(keys)
             target.add(values, np.bincount(index)[:, None])
 
     def tables(self) -> dict[str, dict[str, np.ndarray]]:
@@ -391,7 +506,33 @@ class ChunkSums:
             out[LEVELS] = {"level": keys[0], "first": keys[1], "count": values[:, 0]}
         if p.per_game:
             out[PER_GAME] = self._per_game()
+        if GAMES in p.tables:
+            rows = np.concatenate(self.games, axis=1) if self.games else np.zeros((len(p.games_columns), 0), np.int64)
+            index, keys = _group(list(rows)) if rows.shape[1] else (rows[0], list(rows))
+            out[GAMES] = {name: self._key_labels(name, v) for name, v in zip(p.games_columns, keys, strict=True)}
+            out[GAMES]["count"] = np.bincount(index, minlength=len(keys[0])).astype(np.int64)
+        if LEADS in p.tables:
+            from sims.core.sums import NONE
+
+            keys, values = self.leads.reduce()
+            good = np.ma.masked_equal(keys[1], NONE).astype(np.int32)  # no lead for good: null
+            out[LEADS] = {"lead_changes": keys[0].astype(np.uint32), "lead_for_good": good, "count": values[:, 0]}
+        if SEATS in p.tables:
+            keys, values = self.seats.reduce()
+            bots = np.array(p.bots, dtype=object)[keys[1]] if len(keys[1]) else np.zeros(0, object)
+            out[SEATS] = {"seat": keys[0].astype(np.int8), "bot": bots}
+            out[SEATS] |= {c: values[:, j] for j, c in enumerate(seat_columns(p))}
         return out
+
+    def _key_labels(self, name: str, codes: np.ndarray) -> np.ndarray:
+        """Return an ``agg_games`` key column as its Parquet column has it: enum labels and bot names, else ints."""
+        p = self.plan
+        table, column = ("games", name) if name in p.game_keys else ("seats", name.split("_", 1)[1])
+        if table == "seats" and column == "bot":
+            return np.array([p.bots[c] if 0 <= c < len(p.bots) else str(c) for c in codes.tolist()], dtype=object)
+        if column in p.enums.get(table, {}):
+            return self._labels(table, column, codes)
+        return codes.astype(self.key_types.get(name, np.int64))
 
     def _labels(self, table: str, column: str, codes: np.ndarray) -> np.ndarray:
         members = self.plan.enums.get(table, {}).get(column)

@@ -202,6 +202,9 @@ def aggregate_keys(resolved: Resolved) -> dict[str, tuple[str, ...]]:
         aggregates.STEPS: p.step_keys,
         aggregates.LEVELS: ("level", "first"),
         aggregates.PER_GAME: ("game",),
+        aggregates.GAMES: p.games_columns,
+        aggregates.SEATS: ("seat", "bot"),
+        aggregates.LEADS: ("lead_changes", "lead_for_good"),
     }
     out = {name: keys[name] for name in p.tables}
     return out | ({aggregates.DECKS: ("block",)} if has_deck_lists(resolved) else {})

@@ -82,9 +82,15 @@ def first_seat_advantage(
         (pl.col("winner") >= 0).sum().alias("n"),
         (pl.col("winner") == pl.col("first_seat")).sum().alias("first_wins"),
     ]
-    out = (games.group_by(keys).agg(aggs).sort(keys) if keys else games.select(aggs)).collect()
+    return seat_advantage(
+        (games.group_by(keys).agg(aggs).sort(keys) if keys else games.select(aggs)).collect(), n_seats
+    )
+
+
+def seat_advantage(counts: pl.DataFrame, n_seats: int = 2) -> pl.DataFrame:
+    """Return :func:`first_seat_advantage` from its counts (``n_games``, ``n`` decided, ``first_wins``)."""
     fair = 1.0 / n_seats
-    out = with_wilson(out, "first_wins", "n").with_columns(pl.lit(fair).alias("fair"))
+    out = with_wilson(counts, "first_wins", "n").with_columns(pl.lit(fair).alias("fair"))
     return out.with_columns(
         (pl.col("rate") - fair).alias("advantage"),
         (pl.col("lo") - fair).alias("advantage_lo"),
@@ -122,6 +128,12 @@ def outcomes(games: pl.LazyFrame, *, by: str | Sequence[str] | None = None) -> p
             .agg(pl.len().alias("count"))
             .with_columns(pl.lit("end_reason").alias("kind"))
         )
+    return outcomes_of_counts(parts, keys)
+
+
+def outcomes_of_counts(parts: Sequence[pl.LazyFrame], keys: Sequence[str] = ()) -> pl.DataFrame:
+    """Return :func:`outcomes` from its counts (``*keys, kind, value, count`` frames: results, then end reasons)."""
+    keys = list(keys)
     if not parts:
         empty = {**{k: pl.String for k in keys}, "kind": pl.String, "value": pl.String, "count": pl.UInt32}
         return with_wilson(pl.DataFrame(schema=empty).with_columns(pl.lit(0, pl.UInt32).alias("n")), "count", "n")
@@ -173,6 +185,11 @@ def outcome_details(games: pl.LazyFrame, *, enums: Sequence[str] | None = None) 
         .select(pl.lit(c).alias("column"), "end_reason", "value", pl.col("count").cast(pl.UInt32))
         for c in names
     ]
+    return details_of_counts(parts, names)
+
+
+def details_of_counts(parts: Sequence[pl.LazyFrame], names: Sequence[str]) -> pl.DataFrame:
+    """Return :func:`outcome_details` from its counts (``column, end_reason, value, count``, one frame a column)."""
     out = pl.concat(parts).with_columns(pl.col("count").sum().over("column", "end_reason").alias("n"))
     order = pl.col("column").replace_strict({c: i for i, c in enumerate(names)}, return_dtype=pl.Int32)
     return with_wilson(out.sort(order, "end_reason", "value", nulls_last=True).collect(), "count", "n")

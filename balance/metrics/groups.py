@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from balance.metrics._common import columns, with_mean_ci, with_wilson
+from balance.metrics._common import columns, mean_sd, moment_aggs, with_mean_ci, with_wilson
 
 
 def has_first_seat(games: pl.LazyFrame | pl.DataFrame) -> bool:
@@ -61,29 +61,32 @@ def group_results_by(games: pl.LazyFrame, seats: pl.LazyFrame, names: Sequence[s
     {'a': [('x', 0, 1), ('x', 1, 0), ('y', 0, 0), ('y', 1, 1)], 'b': [('z', 0, 1), ('z', 1, 1)]}
     """
     names = list(names)
-    t = pl.col("turns").cast(pl.Float64)
     has_bot = "bot" in columns(seats)
     bot = [pl.col("bot").first().cast(pl.String).alias("bot")] if has_bot else [pl.lit(None).alias("bot")]
     joined = seats.join(games.select("game", *names), on="game", how="inner")
     queries = []
     for by in names:
         key = pl.col(by).cast(pl.String)
-        queries.append(
-            games.group_by(key).agg(
-                pl.len().alias("n_games"),
-                (pl.col("winner") < 0).sum().alias("draws"),
-                t.mean().alias("turns_mean"),
-                t.std().alias("turns_sd"),
-            )
-        )
+        counts = [pl.len().alias("n_games"), (pl.col("winner") < 0).sum().alias("draws")]
+        queries.append(games.group_by(key).agg(*counts, *moment_aggs(pl.col("turns"), "turns", integer=True)))
         queries.append(
             joined.group_by(key, "seat").agg(*bot, pl.len().alias("n"), (pl.col("won") == 1).sum().alias("wins"))
         )
-    frames = pl.collect_all(queries)  # the join once for every column
+    return finish_group_results(pl.collect_all(queries), names)  # the join once for every column
+
+
+def finish_group_results(frames: Sequence[pl.DataFrame], names: Sequence[str]) -> dict[str, pl.DataFrame]:
+    """Return :func:`group_results_by` from its counts: per column of ``names`` the games by value (``n_games``,
+    ``draws`` and the games' length as :func:`~balance.metrics._common.moment_aggs`), then the seats by value and
+    seat (``bot``, ``n``, ``wins``). The mean length and its sd come from exact integer sums, as in ``summarize``.
+    """
     out = {}
     keep = ["draw_rate", "draw_lo", "draw_hi", "turns_mean", "turns_lo", "turns_hi"]
     for i, by in enumerate(names):
-        per_group = with_wilson(frames[2 * i], "draws", "n_games", ("draw_rate", "draw_lo", "draw_hi"))
+        per_group = frames[2 * i]
+        _, mean, sd = mean_sd(per_group, "turns")
+        per_group = per_group.with_columns(turns_mean=mean, turns_sd=sd)
+        per_group = with_wilson(per_group, "draws", "n_games", ("draw_rate", "draw_lo", "draw_hi"))
         per_group = with_mean_ci(per_group, "turns_mean", "turns_sd", "n_games", ("turns_lo", "turns_hi"))
         wins = with_wilson(frames[2 * i + 1], "wins", "n")
         joined_rows = per_group.join(wins, on=by, how="left").sort(by, "seat")

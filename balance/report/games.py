@@ -12,7 +12,7 @@ from balance import metrics as m
 from balance.aggregates import TEMPO
 from balance.io import Run
 from balance.metrics import sources
-from balance.metrics.groups import has_first_seat
+from balance.metrics.game_sums import distribution_from, lead_counts, summarize_from
 from balance.report.html import Cell, Charts, esc, estimate, flag, note, number, points, section, table, text
 from balance.report.tables import summary_table, wide_counters
 
@@ -35,15 +35,15 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     if "won" not in _cols(run.seats):
         return section("win-rates", "Win rates", note("No winner in this game (no seats.won column): no win rates."))
     has_bot = "bot" in _cols(run.seats)
-    ordered = n_seats >= 2 and has_first_seat(run.games)  # a game of simultaneous choices has no turn order
+    ordered = n_seats >= 2 and sources.has_first_seat_of(run)  # a game of simultaneous choices has no turn order
     # by bot and turn order when both are shown: one scan, the bot and position rates summed from it
-    cross = m.win_rates(run.seats, by=["bot", "position"], games=run.games) if has_bot and ordered else None
-    by_seat = m.win_rates(run.seats, by="seat")
+    cross = sources.win_rates_of(run, ["bot", "position"]) if has_bot and ordered else None
+    by_seat = sources.win_rates_of(run, "seat")
     rows = _rate_rows(by_seat, lambda r: f"seat {r['seat']}")
     parts = []
     by_bot = None
     if has_bot:
-        by_bot = m.win_rates(run.seats, by="bot") if cross is None else m.win_rates_over(cross, "bot")
+        by_bot = sources.win_rates_of(run, "bot") if cross is None else m.win_rates_over(cross, "bot")
     n_bots = by_bot.height if by_bot is not None else 0
     axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
     if by_bot is not None:
@@ -51,11 +51,7 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
         charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
     charts.plot_win_rates(by_seat, by="seat", ax=axes[-1])
     if ordered:
-        by_pos = (
-            m.win_rates(run.seats, by="position", games=run.games)
-            if cross is None
-            else m.win_rates_over(cross, "position")
-        )
+        by_pos = sources.win_rates_of(run, "position") if cross is None else m.win_rates_over(cross, "position")
         rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
     parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
     parts.append(
@@ -76,10 +72,10 @@ def first_seat_section(run: Run, n_seats: int, out: Charts) -> str:
     if n_seats < 2 or not all(c in _cols(run.games) for c in ("winner", "first_seat")):
         why = "Single-seat game" if n_seats < 2 else "No games.winner or games.first_seat column"
         return section("first-seat", "First-seat advantage", note(f"{why}: no first-seat advantage to measure."))
-    if not has_first_seat(run.games):
+    if not sources.has_first_seat_of(run):
         why = "No seat moves first (games.first_seat = -1: choices are simultaneous); seats compare in Win rates."
         return section("first-seat", "First-seat advantage", note(why))
-    fsa = m.first_seat_advantage(run.games, n_seats=n_seats)
+    fsa = sources.first_seat_advantage_of(run)
     r = fsa.row(0, named=True)
     rows = [
         [
@@ -108,7 +104,7 @@ def first_seat_section(run: Run, n_seats: int, out: Charts) -> str:
 
 
 def outcomes_section(run: Run, solitaire: bool = False) -> str:
-    df = m.outcomes(run.games)
+    df = sources.outcomes_of(run)
     rows = [
         [
             text(r["kind"].replace("_", " ")),
@@ -121,7 +117,7 @@ def outcomes_section(run: Run, solitaire: bool = False) -> str:
     parts = [table(["kind", "outcome", "games", "rate [95 % CI]"], rows)]
     # a solitaire run shows its end reasons by group (class) in the groups section instead
     skip = m.group_columns(run.games) if solitaire else []
-    details = m.outcome_details(run.games, enums=[c for c in m.enum_columns(run.games) if c not in skip])
+    details = sources.outcome_details_of(run, [c for c in m.enum_columns(run.games) if c not in skip])
     for (column,), part in details.group_by("column", maintain_order=True):
         label = str(column).replace("_", " ")
         parts.append(f"<h3>End reason × {esc(label)}</h3>")
@@ -145,7 +141,7 @@ def outcomes_section(run: Run, solitaire: bool = False) -> str:
 
 
 def game_length_section(run: Run, out: Charts) -> str:
-    dist, summary = m.game_length(run.games), m.game_length_summary(run.games)
+    dist, summary = sources.game_length_of(run), sources.turns_summary_of(run)
     chart = out.add(
         "game_length", charts.plot_game_length(dist, summary=summary).figure, "Histogram of game length in turns"
     )
@@ -185,10 +181,10 @@ IN_MEMORY_TURNS = 150_000_000  # up to this many turn rows, read the needed colu
 
 
 class TempoData(NamedTuple):
-    """The tempo curve (by round when the seats alternate, else by row of the turns table) and leads per game."""
+    """The tempo curve (by round when the seats alternate, else by row of the turns table) and the games' leads."""
 
     curve: pl.DataFrame
-    per_game: pl.DataFrame
+    leads: pl.DataFrame  # games by lead changes and lead for good: lead_changes, lead_for_good, count
     curve_unit: str  # "round", or the run's turn unit
 
 
@@ -205,7 +201,7 @@ def tempo_data(run: Run, unit: str) -> TempoData:
         hist = sources.sums(run, TEMPO)
         assert hist is not None
         curve = m.tempo_from(hist.filter(pl.col("grain") == grain).drop("grain"))
-        leads = sources.leads_of(run)
+        leads = sources.lead_counts_of(run)
         assert leads is not None
         return TempoData(curve, leads, "round" if by_round else unit)
     assert run.turns is not None
@@ -215,14 +211,14 @@ def tempo_data(run: Run, unit: str) -> TempoData:
         turns = turns.select(keep).collect().lazy()
     by_round = unit == "turn" and run.n_seats == 2 and m.alternates(turns, run.games)
     curve = m.tempo(m.rounds(turns) if by_round else turns, run.games)
-    return TempoData(curve, m.lead_per_game(turns, run.games), "round" if by_round else unit)
+    return TempoData(curve, lead_counts(m.lead_per_game(turns, run.games)), "round" if by_round else unit)
 
 
 def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | None) -> str:
     if data is None:
         return section("tempo", "Tempo", note(tempo_problem(run) or "No tempo metrics."))
-    curve, per_game, curve_unit = data.result()
-    lc_sum, lfg_sum = m.summarize(per_game, "lead_changes"), m.summarize(per_game, "lead_for_good")
+    curve, leads, curve_unit = data.result()
+    lc_sum, lfg_sum = (summarize_from(leads, pl.col(c), c) for c in ("lead_changes", "lead_for_good"))
     sample = sample_note(run)
     every = "turn end" if unit == "turn" else unit
     by_round = (
@@ -243,13 +239,13 @@ def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | No
         ),
         out.add(
             "lead_changes",
-            charts.plot_lead_changes(m.distribution(per_game, "lead_changes"), summary=lc_sum).figure,
+            charts.plot_lead_changes(distribution_from(leads, "lead_changes"), summary=lc_sum).figure,
             "Lead changes per game",
             f"Counted at every {every}.",
         ),
         out.add(
             "lead_for_good",
-            charts.plot_lead_for_good(m.distribution(per_game, "lead_for_good"), summary=lfg_sum, unit=unit).figure,
+            charts.plot_lead_for_good(distribution_from(leads, "lead_for_good"), summary=lfg_sum, unit=unit).figure,
             f"{unit.capitalize()} the winner takes the lead for good",
             f"Decided games; the {unit} after which the winner is strictly ahead at every later {every}.",
         ),
@@ -261,7 +257,7 @@ def tempo_section(run: Run, unit: str, out: Charts, data: Future[TempoData] | No
 
 def counters_section(run: Run, solitaire: bool = False) -> str:
     by = "bot" if "bot" in _cols(run.seats) else "seat"
-    seats = m.seat_counters(run.seats, by=by)
+    seats = sources.seat_counters_of(run, by)
     # a seats column holding the code of a games enum column (a class) is a label, not a counter
     seats = seats.filter(~pl.col("counter").is_in(m.enum_columns(run.games)))
     games = m.game_counters(run.games)

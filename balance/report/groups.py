@@ -14,8 +14,7 @@ import polars as pl
 
 import sims
 from balance.io import Run
-from balance.metrics import group_columns
-from balance.metrics.groups import group_results_by
+from balance.metrics import sources
 from balance.metrics.sources import card_events_of
 from balance.report.html import esc, estimate, note, number, points, section, table, text
 
@@ -26,11 +25,11 @@ def groups_by_setting_section(run: Run) -> str | None:
     """Return the "Results by game setting" section, or None when no games column varies by game."""
     if run.n_seats < 2 or "winner" not in run.games.collect_schema().names():
         return None
-    names = group_columns(run.games, max_values=MAX_GROUP_VALUES)
+    names = sources.group_columns_of(run, max_values=MAX_GROUP_VALUES)
     if not names:
         return None
     parts = []
-    for by, df in group_results_by(run.games, run.seats, names).items():
+    for by, df in sources.group_results_of(run, names).items():
         seats = sorted(df["seat"].drop_nulls().unique().to_list())
         rows = []
         for (value,), part in df.group_by(by, maintain_order=True):

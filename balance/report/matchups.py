@@ -15,7 +15,8 @@ import polars as pl
 from balance import charts
 from balance import metrics as m
 from balance.io import Run
-from balance.metrics.matchups import compare_decks, first_mover_from, has_matchups, matchups_from, pairing_counts
+from balance.metrics import sources
+from balance.metrics.matchups import compare_decks, first_mover_from, has_matchups, matchups_from
 from balance.report.html import Cell, Charts, estimate, note, number, pct, points, section, table, text
 
 
@@ -36,7 +37,7 @@ def deck_facts(run: Run) -> DeckFacts | None:
     if run.n_seats != 2 or not has_matchups(run.seats):
         return None
     first_seat = run.games is not None and "first_seat" in run.games.collect_schema().names()
-    counts = pairing_counts(run.seats, run.games if first_seat else None)
+    counts = sources.pairing_counts_of(run, first_seat=first_seat)
     matrix = matchups_from(counts)
     if not matrix.height:
         return None

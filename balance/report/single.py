@@ -24,8 +24,6 @@ import sims
 from balance import aggregates
 from balance.io import Run
 from balance.metrics import sources, verdicts
-from balance.metrics.groups import has_first_seat
-from balance.metrics.tiers import tier_names
 from balance.report import counterfactual
 from balance.report.cards import MIRROR_CARDS, CardFacts, Pending, attributes_section, card_facts, cards_section
 from balance.report.counterfactual import CardValues
@@ -88,20 +86,17 @@ def manifest_value(run: Run, *keys: str) -> Any:
 
 def run_info(run: Run) -> dict[str, Any]:
     """Return the header facts of a run: game, variant, rules version, games, bots, seed, id, created."""
-    games = run.games.select(
-        pl.len().alias("n"), *([pl.col("variant").unique().sort().implode()] if "variant" in _cols(run.games) else [])
-    )
-    row = games.collect().row(0, named=True)
-    variant = manifest_value(run, "variant") or ", ".join(str(v) for v in row.get("variant") or []) or None
-    bots = None
-    if "bot" in _cols(run.seats):
-        bots = ", ".join(str(b) for b in run.seats.select(pl.col("bot").unique().sort()).collect()["bot"].to_list())
+    variant = manifest_value(run, "variant")
+    if not variant and "variant" in _cols(run.games):  # a run that did not record it: its games' variants
+        variants = run.games.select(pl.col("variant").unique().sort()).collect()["variant"].to_list()
+        variant = ", ".join(str(v) for v in variants) or None
+    bots = sources.bots_of(run)
     return {
         "game": manifest_value(run, "game", "game_name"),
-        "variant": variant,
+        "variant": variant or None,
         "rules version": manifest_value(run, "rules_version"),
-        "games": row["n"],
-        "bots": bots,
+        "games": sources.n_games_of(run),
+        "bots": ", ".join(str(b) for b in bots) if bots is not None else None,
         "root seed": manifest_value(run, "root_seed", "seed"),
         "run id": run.name,
         "created": manifest_value(run, "created", "created_at", "started_at", "finished_at"),
@@ -207,8 +202,8 @@ class ReportContext:
 
 def _tier_pair(run: Run) -> tuple[str, str]:
     """Return two bots of the run, seat 0's first."""
-    first = run.seats.filter(pl.col("seat") == 0).select(pl.col("bot").cast(pl.String).first()).collect().item()
-    names = tier_names(run.seats)
+    first = sources.first_bot_of(run)
+    names = sources.tier_names_of(run)
     others = [b for b in names if b != first]
     return (first, others[0]) if first in names and others else (names[0], names[1])
 
@@ -280,14 +275,14 @@ def _summary(c: ReportContext) -> str:
     games, items = c.run.games, []
     if c.solitaire:
         items += solitaire_sentences(c.run)
-        items.append(length_sentence(games, c.unit, rounds=False, solitaire=True))
+        items.append(length_sentence(c.run, c.unit, rounds=False, solitaire=True))
     else:
-        if {"winner", "first_seat"} <= set(_cols(games)) and has_first_seat(games):
-            items.append(seat_sentence(games, c.n_seats))
+        if {"winner", "first_seat"} <= set(_cols(games)) and sources.has_first_seat_of(c.run):
+            items.append(seat_sentence(sources.first_seat_advantage_of(c.run)))
         decks = decks_sentence(c.decks.matrix, c.decks.overall) if c.decks is not None else None
-        items += [s for s in (bots_sentence(c.run.seats), decks, draws_sentence(games)) if s is not None]
+        items += [s for s in (bots_sentence(c.run), decks, draws_sentence(c.run)) if s is not None]
         rounds = c.unit == "turn" and c.tempo is not None and c.tempo.curve_unit == "round"  # turns paired
-        items.append(length_sentence(games, c.unit, rounds=rounds))
+        items.append(length_sentence(c.run, c.unit, rounds=rounds))
     items += _card_sentences(c)
     if c.tiers is not None and c.tiers.agreement.cards >= 4:
         items.append(tier_sentence(c.tiers.agreement, c.tiers.ranks))
@@ -300,7 +295,7 @@ def _summary(c: ReportContext) -> str:
 def _tiers(c: ReportContext) -> str | None:
     if c.solitaire or not sources.has_card_values(c.run):
         return None
-    names = tier_names(c.run.seats)
+    names = sources.tier_names_of(c.run)
     if c.cards is not None and c.cards.mirror and len(names) >= 2:
         why = (
             "Every seat holds every card (mirror decks), so card win rates do not measure the cards and ranking "
@@ -444,7 +439,9 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
             background.submit(step_data, run, unit) if shows_steps(run, unit) else None,
             background.submit(solitaire_data, run) if run.solitaire and steps else None,
             background.submit(sources.seen_unseen_of, run, max_games=SEEN_GAMES) if two_seats else None,
-            background.submit(sources.tier_counts_of, run) if two_seats and len(tier_names(run.seats)) >= 2 else None,
+            background.submit(sources.tier_counts_of, run)
+            if two_seats and len(sources.tier_names_of(run)) >= 2
+            else None,
         )
         ctx = ReportContext(run, info, out, pending, cv, variant_info(run))
         first = {s.anchor: builders.submit(s.build, ctx) for s in SECTIONS if s.anchor not in LAST}

@@ -17,7 +17,7 @@ import polars as pl
 
 from balance import metrics as m
 from balance.io import Run
-from balance.metrics import verdicts
+from balance.metrics import sources, verdicts
 from balance.metrics.groups import has_first_seat
 from balance.metrics.tiers import Agreement, metric_label
 from balance.report.html import pct
@@ -46,9 +46,9 @@ def _mean(x: float, lo: float, hi: float, unit: str) -> str:
 # -- headline numbers of one run -----------------------------------------------------------
 
 
-def seat_sentence(games: pl.LazyFrame, n_seats: int) -> Sentence:
-    """Return the first-seat advantage as a sentence (share of decided games won by the first mover)."""
-    r = m.first_seat_advantage(games, n_seats=n_seats).row(0, named=True)
+def seat_sentence(advantage: pl.DataFrame) -> Sentence:
+    """Return the first-seat advantage (``first_seat_advantage`` of all games) as a sentence."""
+    r = advantage.row(0, named=True)
     fair = pct(r["fair"])
     if not r["n"]:
         return "Seat advantage", "No game was decided, so there is no first-seat advantage to measure."
@@ -62,12 +62,12 @@ def seat_sentence(games: pl.LazyFrame, n_seats: int) -> Sentence:
     return "Seat advantage", f"No significant first-seat advantage: the seat that moves first wins {share}."
 
 
-def bots_sentence(seats: pl.LazyFrame) -> Sentence | None:
+def bots_sentence(run: Run) -> Sentence | None:
     """Return each bot's win rate when the run has more than one bot, else None."""
-    names = set(seats.collect_schema().names())
+    names = set(run.seats.collect_schema().names())
     if "bot" not in names or "won" not in names:
         return None
-    rates = m.win_rates(seats, by="bot")
+    rates = sources.win_rates_of(run, "bot")
     if rates.height < 2:
         return None
     parts = [
@@ -77,11 +77,12 @@ def bots_sentence(seats: pl.LazyFrame) -> Sentence | None:
     return "Bots", "Share of its seats each bot wins: " + "; ".join(parts) + "."
 
 
-def draws_sentence(games: pl.LazyFrame) -> Sentence | None:
+def draws_sentence(run: Run) -> Sentence | None:
     """Return the share of games without a winner (draws and timeouts) and how they ended."""
+    games = run.games
     if "winner" not in games.collect_schema().names():
         return None
-    out = m.outcomes(games)
+    out = sources.outcomes_of(run)
     row = out.filter((pl.col("kind") == "result") & (pl.col("value") == "no winner")).row(0, named=True)
     total = f"{_n(row['count'])} of {_n(row['n'])} games ({pct(row['rate'])}, {_ci(row['lo'], row['hi'])})"
     if not row["count"]:
@@ -91,30 +92,26 @@ def draws_sentence(games: pl.LazyFrame) -> Sentence | None:
         )
     how = ""
     if "end_reason" in games.collect_schema().names():
-        reasons = (
-            games.filter(pl.col("winner") < 0)
-            .group_by(pl.col("end_reason").cast(pl.String))
-            .agg(pl.len().alias("k"))
-            .sort("k", "end_reason", descending=[True, False])
-            .collect()
-        )
+        reasons = sources.no_winner_reasons_of(run)
         how = ": " + ", ".join(f"{str(r).replace('_', ' ')} {_n(k)}" for r, k in reasons.iter_rows())
     return "Draws and timeouts", f"{total} end without a winner{how}."
 
 
-def length_sentence(games: pl.LazyFrame, unit: str, *, rounds: bool, solitaire: bool = False) -> Sentence:
+def length_sentence(run: Run, unit: str, *, rounds: bool, solitaire: bool = False) -> Sentence:
     """Return the mean game length with its interval, median and 10–90 % range (and rounds or steps)."""
+    games = run.games
     have = games.collect_schema().names()
     steps = f"{unit}s" if unit != "turn" and f"{unit}s" in have else None
     column = steps if solitaire and steps else "turns"
     label = steps if column == steps else ("turns" if steps or unit == "turn" else f"{unit}s")  # turns = units
-    s = m.summarize(games.select(column), column).row(0, named=True)
+    whole = sources.turns_summary_of(run) if column == "turns" else m.summarize(games.select(column), column)
+    s = whole.row(0, named=True)
     text = (
         f"Games last {_mean(s['mean'], s['lo'], s['hi'], label)}; median {s['median']:g}, "
         f"10–90 % of games {s['p10']:g}–{s['p90']:g}"
     )
     if rounds:
-        r = m.summarize(games.select(((pl.col("turns") + 1) // 2).alias("r")), "r").row(0, named=True)
+        r = sources.turns_summary_of(run, rounds=True).row(0, named=True)
         text += f", i.e. {r['mean']:.1f} rounds of both seats"
     elif steps and column != steps:
         r = m.summarize(games.select(steps), steps).row(0, named=True)

@@ -117,6 +117,7 @@ class _Run:
 
     def __init__(self, seats, games, n_seats=2):
         self.seats, self.games, self.n_seats = seats, games, n_seats
+        self.sums = None  # no stored counts: read from the rows
 
 
 def section(run, out):
