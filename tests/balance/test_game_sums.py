@@ -108,9 +108,9 @@ def test_a_summary_from_counts_is_summarize_of_the_values(values: list[int]) -> 
         assert_frame_equal(game_sums.summarize_from(cube, pl.col("turns"), "turns"), want, check_exact=True)
 
 
-def test_a_run_that_adds_seats_columns_reads_its_counters_from_the_rows(runs: tuple[Run, Run], tmp_path: Path) -> None:
+def test_a_run_that_adds_seats_columns_reads_its_counters_from_the_rows(runs: tuple[Run, Run]) -> None:
     """agg_seats sums the kernel's counters: a seats table with more (or fewer) counters is read from its rows."""
-    made, raw = runs
+    made, _ = runs
     fewer = dataclasses.replace(made, seats=made.seats.drop("score"))
     assert_frame_equal(sources.seat_counters_of(fewer, "bot"), g.seat_counters(fewer.seats, by="bot"))
 
