@@ -283,8 +283,7 @@ class ChunkSums:
         self.games: list[np.ndarray] = []  # per batch: the agg_games keys of its games, one row per key column
         self.kept = set(plan.tables)
         self.key_types: dict[str, np.dtype] = {}  # agg_games' integer keys: their record dtypes
-        self.seats = _Sparse(("seat", "bot"), seat_columns(plan))
-        self.leads = _Sparse(("lead_changes", "lead_for_good"), ("count",))
+        self.seats = np.zeros((plan.seats * max(len(plan.bots), 1), len(seat_columns(plan))), np.int64)  # seat, bot
 
     def add(self, rec: Mapping[str, np.ndarray]) -> None:
         """Add one batch's records (``games`` plus whichever of ``seats``/``cards``/``turns`` were recorded).
@@ -316,7 +315,9 @@ class ChunkSums:
         """Count the games by their ``agg_games`` keys; sum the seats' counters by seat and bot."""
         p = self.plan
         keys = [games[c] for c in p.game_keys]
-        self.key_types |= {c: games.dtype[c] for c in p.game_keys}
+        if not self.key_types:
+            self.key_types = {c: games.dtype[c] for c in p.game_keys}
+            self.key_types |= {seat_key(s, c): seats.dtype[c] for s in range(p.seats) for c in p.seat_keys}
         seat = seats["seat"]
         regular = len(seats) == p.seats * len(games) and bool(np.all(seat.reshape(-1, p.seats) == np.arange(p.seats)))
         regular = regular and bool(np.all(at[:: p.seats] == np.arange(len(games))))
@@ -329,18 +330,16 @@ class ChunkSums:
                     column = np.full(len(games), -1, np.int64)  # a game without this seat's row (none is written so)
                     column[at[rows]] = seats[c][rows]
                     keys.append(column)
-                self.key_types[seat_key(s, c)] = seats.dtype[c]
         self.games.append(np.stack(keys).astype(np.int64))  # a copy: grouped once, in tables()
         if SEATS in self.kept and len(seats):
-            from sims.core.sums import group_index, group_moments
+            from sims.core.sums import group_moments
 
-            index, values = group_index([seats["seat"].astype(np.int64), seats["bot"].astype(np.int64)])
-            n = len(values[0])
+            n = len(self.seats)
+            index = seat.astype(np.int64) * max(len(p.bots), 1) + seats["bot"]  # (seat, bot), dense
             moments = group_moments(seats, p.seat_counters, index, n)
-            cols = [np.bincount(index, minlength=n)]
-            for j in range(len(p.seat_counters)):
-                cols += [moments[0][:, j], moments[1][:, j]]
-            self.seats.add(values, np.stack(cols, axis=1))
+            self.seats[:, 0] += np.bincount(index, minlength=n)
+            self.seats[:, 1::2] += moments[0]
+            self.seats[:, 2::2] += moments[1]
 
     def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
         """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
@@ -442,7 +441,6 @@ class ChunkSums:
         changes = np.zeros(len(games), np.int64)
         good = np.full(len(games), NONE, np.int64)
         lead_stats(at.astype(np.int64), turn, d, games["winner"].astype(np.int64), changes, good)
-        self._count(self.leads, [changes, good])
         self.per_game.append(
             [games["game"].copy(), changes.astype(np.uint32), np.ma.masked_equal(good, NONE).astype(np.int32)]
         )
@@ -512,17 +510,27 @@ class ChunkSums:
             out[GAMES] = {name: self._key_labels(name, v) for name, v in zip(p.games_columns, keys, strict=True)}
             out[GAMES]["count"] = np.bincount(index, minlength=len(keys[0])).astype(np.int64)
         if LEADS in p.tables:
-            from sims.core.sums import NONE
-
-            keys, values = self.leads.reduce()
-            good = np.ma.masked_equal(keys[1], NONE).astype(np.int32)  # no lead for good: null
-            out[LEADS] = {"lead_changes": keys[0].astype(np.uint32), "lead_for_good": good, "count": values[:, 0]}
+            out[LEADS] = self._leads()
         if SEATS in p.tables:
-            keys, values = self.seats.reduce()
-            bots = np.array(p.bots, dtype=object)[keys[1]] if len(keys[1]) else np.zeros(0, object)
-            out[SEATS] = {"seat": keys[0].astype(np.int8), "bot": bots}
-            out[SEATS] |= {c: values[:, j] for j, c in enumerate(seat_columns(p))}
+            kept = np.flatnonzero(self.seats[:, 0] > 0)
+            width = max(len(p.bots), 1)
+            out[SEATS] = {"seat": (kept // width).astype(np.int8), "bot": np.array(p.bots, dtype=object)[kept % width]}
+            out[SEATS] |= {c: self.seats[kept, j] for j, c in enumerate(seat_columns(p))}
         return out
+
+    def _leads(self) -> dict[str, np.ndarray]:
+        """Return ``agg_leads``: the per-game leads (:meth:`_tempo`'s blocks) counted by their values."""
+        from sims.core.sums import NONE
+
+        blocks = [b for b in self.per_game if len(b) == 3]
+        changes = np.concatenate([b[1] for b in blocks]).astype(np.int64) if blocks else np.zeros(0, np.int64)
+        good = np.concatenate([b[2].filled(NONE) for b in blocks]).astype(np.int64) if blocks else changes.copy()
+        index, (changes, good) = _group([changes, good]) if len(changes) else (changes, [changes, good])
+        return {
+            "lead_changes": changes.astype(np.uint32),
+            "lead_for_good": np.ma.masked_equal(good, NONE).astype(np.int32),  # no lead for good: null
+            "count": np.bincount(index, minlength=len(changes)).astype(np.int64),
+        }
 
     def _key_labels(self, name: str, codes: np.ndarray) -> np.ndarray:
         """Return an ``agg_games`` key column as its Parquet column has it: enum labels and bot names, else ints."""
@@ -539,7 +547,9 @@ class ChunkSums:
         if members is None:
             return codes
         labels = {int(m.value): m.name.lower() for m in members}
-        return np.array([labels.get(int(c), str(int(c))) for c in codes], dtype=object)
+        distinct = np.unique(codes)  # each label made once (agg_games has thousands of rows, a few values)
+        names = np.array([labels.get(int(c), str(int(c))) for c in distinct], dtype=object)
+        return names[np.searchsorted(distinct, codes)] if len(codes) else np.zeros(0, object)
 
     def _per_game(self) -> dict[str, np.ndarray]:
         names = [n for n in self.plan.per_game if n != "steps"]

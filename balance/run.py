@@ -40,6 +40,11 @@ from balance.spec import Resolved, RunSpec, SpecError, resolve
 from sims.core import TABLES
 
 DECK_LISTS = 100_000  # a default run keeps the seats' deck lists of its first games only (balance.fingerprints)
+# Games per batch of a chunk (sims.core.batches.play_batches; its default 2048 keeps the buffers within a few
+# MB): each batch costs the chunk's sums and copies a fixed toll of numpy calls, so a run's chunks play bigger
+# ones (Card Wars ~30 MB of card and turn buffers a worker). The games are the same for any batch. Card Wars,
+# CPU-s a 50 000-game chunk (benchmarks/chunk_cpu.py --batch): sums + tables + other 0.224 -> 0.190, play the same.
+RUN_BATCH = 8192
 
 
 def play_batches(*args: Any, **kwargs: Any) -> Iterator[dict[str, np.ndarray]]:
@@ -294,7 +299,7 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
     recorded = tuple(t for t in TABLES if t in spec.tables or t in sample or sums is not None)
     kept: dict[str, list[np.ndarray]] = {t: [] for t in TABLES if t in spec.tables or t in sample}
     args = (resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights, spec.seed)
-    for batch in play_batches(game, *args, first, n, tables=recorded):
+    for batch in play_batches(game, *args, first, n, tables=recorded, batch=RUN_BATCH):
         if sums is not None:
             sums.add(batch)
         for table, parts in kept.items():

@@ -16,7 +16,6 @@ Nothing is asserted: speed is measured, never tested.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import statistics
 import sys
@@ -34,7 +33,7 @@ def main() -> None:
     parser.add_argument("--game", default="cardwars")
     parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--chunk-size", type=int, default=50_000)
-    parser.add_argument("--batch", type=int, default=None, help="Games per batch [default: play_batches' own].")
+    parser.add_argument("--batch", type=int, default=None, help="Games per batch [default: balance.run.RUN_BATCH].")
     args = parser.parse_args()
 
     import importlib
@@ -45,10 +44,9 @@ def main() -> None:
     run_module = importlib.import_module("balance.run")  # the package exports a function of that name
     acc: dict[str, list[float]] = {}
 
-    play = run_module.play_batches
     if args.batch:
-        play = functools.partial(play, batch=args.batch)
-    run_module.play_batches = timed_gen(acc, "play", play)
+        run_module.RUN_BATCH = args.batch
+    run_module.play_batches = timed_gen(acc, "play", run_module.play_batches)
     run_module.write_part = timed(acc, "write", run_module.write_part)
     agg.ChunkSums.add = timed(acc, "sums", agg.ChunkSums.add)
     agg.ChunkSums.tables = timed(acc, "tables", agg.ChunkSums.tables)
