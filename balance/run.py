@@ -329,8 +329,10 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         drop = ["seed"] if table == "games" and derived else []
         arrow = records_to_table(recs, enums=game.enums.get(table), names=names, constants=constants, drop=drop)
         write_part(arrow, run_dir / table, index, compact=table in io.COMPACT)
+    listed = _listed_sums(run_dir)
     for name, columns in (sums.tables() if sums is not None else {}).items():
-        write_part(columns_to_table(columns), run_dir / name, index, compact=True)
+        if listed is None or name in listed:  # a run made before a table existed, resumed: not that table
+            write_part(columns_to_table(columns), run_dir / name, index, compact=True)
     return {
         "index": index,
         "n_games": n,
@@ -340,6 +342,31 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
         "checks": checks,
         "pid": os.getpid(),
     }
+
+
+_LISTED: dict[tuple[str, int, int], frozenset[str] | None] = {}
+
+
+def _listed_sums(run_dir: Path) -> frozenset[str] | None:
+    """Return the aggregate tables the run's manifest lists (read once per version of it), or None without one.
+
+    A run resumed by newer code than made it keeps the tables it was made with: its
+    manifest says which are read, so a chunk writes no other (it would cover only the
+    resumed chunks).
+    """
+    path = run_dir / io.MANIFEST
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _LISTED:
+        try:
+            listed = io.json.loads(path.read_text()).get("aggregates")
+        except (OSError, ValueError):
+            listed = None
+        _LISTED[key] = frozenset(listed) if isinstance(listed, dict) else None
+    return _LISTED[key]
 
 
 CHECKS = ("decisions", "conservation_violations", "illegal_actions", "unfinished_games")
