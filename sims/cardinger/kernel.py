@@ -72,11 +72,12 @@ from sims.cardinger.state import (
     ReplenishTiming,
     new_state,
     opponent,
+    pop_top,
+    push,
 )
 from sims.core import rng
 from sims.core.driver import audit, mark
 from sims.core.jit import hot, kernel
-from sims.core.piles import pop_top, push
 from sims.core.records import NEVER, NO_REPORT, NO_WINNER, no_rows
 
 # -- bookkeeping ------------------------------------------------------------------------
