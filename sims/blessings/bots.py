@@ -183,7 +183,7 @@ def attack_power(s, p: int, skip: int) -> float:
     return total
 
 
-@kernel
+@hot
 def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
     """Return what seat ``p``'s card values share at this decision: (power, gap, reach, short, need).
 
@@ -192,9 +192,18 @@ def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
     curse the opponent still needs to be wiped out; ``need``: the curse past ``p``'s own line,
     plus one (blessing before curses). Only the tactician reads them (greedy gets zeros).
     Each card takes its own part out of ``power`` and ``reach`` (``best_for_card``).
+
+    Only the test is copied into the caller: greedy's decision makes no call for its zeros;
+    the tactician's is one call of ``tactician_outlook``.
     """
     if not tactician:
         return 0.0, -1, 0, 0, 0
+    return tactician_outlook(s, p)
+
+
+@kernel
+def tactician_outlook(s, p: int) -> tuple[float, int, int, int, int]:
+    """Return ``outlook`` for the tactician (every part computed)."""
     o = 1 - p
     gap = press_gap(s, p)
     reach = press_reach(s, p, np.int64(-1)) if gap > 0 else 0
