@@ -322,10 +322,16 @@ def choose_heuristic(s, tactician: bool) -> int:
 
 @kernel
 def choose(bot: int, s) -> int:
-    """Return the encoded action of policy ``bot`` for the current decision of ``s``."""
+    """Return the encoded action of policy ``bot`` for the current decision of ``s``.
+
+    Greedy and the tactician are each a copy of ``choose_heuristic`` with ``tactician`` a constant: greedy's
+    copy keeps none of the tactician's terms and tests (as ``tactician`` at run time did at every card and target).
+    """
     if bot == Bot.RANDOM:
         return choose_random(s)
-    return choose_heuristic(s, bot == Bot.TACTICIAN)
+    if bot == Bot.GREEDY:
+        return choose_heuristic(s, False)
+    return choose_heuristic(s, True)
 
 
 @hot
