@@ -67,7 +67,10 @@ def main() -> None:
             g, n = run(tree, extra, a)
             speed[name].append(g)
             ns[name].append(n)
-            print(f"round {r + 1} {name:<8} {g:9,.0f} games/CPU-s {n:6.1f} ns a decision (load {loads[-1]:.2f})", flush=True)
+            print(
+                f"round {r + 1} {name:<8} {g:9,.0f} games/CPU-s {n:6.1f} ns a decision (load {loads[-1]:.2f})",
+                flush=True,
+            )
     first = configs[0][0]
     print(f"blessings {a.bots}, {a.tables}, {a.games} games a run, {a.rounds} rounds, core {a.core}; ", end="")
     print(f"load 1-min {min(loads):.2f}-{max(loads):.2f}")

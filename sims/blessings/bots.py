@@ -68,6 +68,7 @@ from sims.blessings.state import (
     Surrender,
     action_kind,
     encode,
+    opponent,
 )
 from sims.blessings.weights import DEFAULTS, ORDER_ATTACKS_FIRST, ORDER_BEST, BotParams, W  # noqa: F401
 from sims.core import rng
@@ -95,7 +96,7 @@ def press_gap(s, p: int) -> int:
     """
     if s.params.pool_target != PoolTarget.CARRYOVER_HAND or s.params.surrender != Surrender.OWN_TURN:
         return -1
-    gap = wipe_line(s, np.int64(p), np.int64(1 - p)) - s.pools.curse[1 - p]
+    gap = wipe_line(s, np.int64(p), np.int64(opponent(p))) - s.pools.curse[opponent(p)]
     return gap if gap > 0 else -1
 
 
@@ -126,7 +127,7 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, 
     (``carryover_hand``); under ``fresh_hand`` an attack is worth the card it destroys
     (the kill and the curse it denies), and damage that does not kill is worth nothing.
     """
-    o = 1 - p
+    o = opponent(p)
     w = s.scratch.weights[p]
     dmg = rules.attack_damage(s, c)
     h = seen_hp(s, p, o, j)
@@ -204,7 +205,7 @@ def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
 @kernel
 def tactician_outlook(s, p: int) -> tuple[float, int, int, int, int]:
     """Return ``outlook`` for the tactician (every part computed)."""
-    o = 1 - p
+    o = opponent(p)
     gap = press_gap(s, p)
     reach = press_reach(s, p, np.int64(-1)) if gap > 0 else 0
     short = wipe_line(s, np.int64(p), np.int64(o)) - s.pools.curse[o]
@@ -222,7 +223,7 @@ def best_for_card(
     later target), curse, bless, discard.
     """
     c = s.piles.hand[p, i]
-    o = 1 - p
+    o = opponent(p)
     w = s.scratch.weights[p]
     best = encode(ActionKind.DISCARD, i, 0)
     best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
@@ -286,7 +287,7 @@ def choose_random(s) -> int:
         return encode(kind, 0, 0)
     i = rng.randint(s.scratch.rng, lane, np.int64(m.to_play))
     c = s.piles.hand[p, i]
-    targets = s.piles.hand_n[1 - p]
+    targets = s.piles.hand_n[opponent(p)]
     n_kinds = 2 if targets > 0 else 1  # bless or curse (by type) + discard, + attack
     k = rng.randint(s.scratch.rng, lane, np.int64(n_kinds + 1))
     if k == 0:
@@ -314,7 +315,7 @@ def choose_heuristic(s, tactician: bool) -> int:
         give_up = settled_surrender(s, p)
         racing = at_end or s.params.surrender == Surrender.TURN_START
         racing = racing and not give_up and s.scratch.weights[p, W.RACE] > 0
-        if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(1 - p)):
+        if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(opponent(p))):
             give_up = race_surrender(s, p, at_end) if tactician else concede(s, p, at_end)
         return encode(ActionKind.SURRENDER if give_up else ActionKind.PLAY_ON, 0, 0)
     return next_card(s, p, tactician)

@@ -325,7 +325,7 @@ META_DTYPE = np.dtype(
         ("battle", np.int16),  # current battle, 1-based
         ("battle_turn", np.int16),  # turns begun in the current battle
         ("own_turns", np.int16, (2,)),  # turns each seat has begun in the current battle (R6)
-        ("mover", np.int8),
+        ("mover", np.uint8),  # unsigned: an index LLVM knows is not negative (its opponent: ``opponent``)
         ("bots", np.int8, (2,)),  # each seat's bot id (bots.arrange)
         ("first_seat", np.int8),  # seat that took the game's first turn
         ("battle_first", np.int8),  # seat that took the current battle's first turn
@@ -446,6 +446,13 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
     return state
+
+
+@hot
+def opponent(p: int) -> int:
+    """Return the other seat of seat ``p`` (0 <-> 1) as ``p ^ 1``: of an unsigned ``meta.mover``, an index LLVM
+    knows is not negative (``1 - p`` is signed, and every ``[1 - p, ...]`` carried a negative-index fix-up)."""
+    return p ^ 1
 
 
 @hot
