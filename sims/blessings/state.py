@@ -148,6 +148,8 @@ MAX_ACTIONS = MAX_CARDS * MAX_CARDS + 3 * MAX_CARDS + 2  # attacks (card x targe
 N_LANES = 6  # RNG lanes per game, see Lane
 N_WEIGHTS = 16  # capacity for a bot's weight vector (bots.BotParams fields)
 NO_CARD = -1
+CARD_ID = np.uint8  # a card id in a pile (never NO_CARD there): unsigned, so ``s.cards[c]``, ``piles.hp[o, c]`` and
+# ``next_curse[p, c]`` compile without the negative-index fix-up (MAX_CARDS <= 255)
 
 GAME_DTYPE = np.dtype(
     [
@@ -342,15 +344,15 @@ META_DTYPE = np.dtype(
 
 PILES_DTYPE = np.dtype(
     [
-        ("owned", np.int16, (2, MAX_CARDS)),  # owned[p, :owned_n[p]]: the seat's cards (R3)
+        ("owned", CARD_ID, (2, MAX_CARDS)),  # owned[p, :owned_n[p]]: the seat's cards (R3)
         ("owned_n", np.int16, (2,)),
-        ("deck", np.int16, (2, MAX_CARDS)),  # draw pile, top = last
+        ("deck", CARD_ID, (2, MAX_CARDS)),  # draw pile, top = last
         ("deck_n", np.int16, (2,)),
-        ("hand", np.int16, (2, MAX_CARDS)),  # the ordered face-up row, left = index 0 (R4)
+        ("hand", CARD_ID, (2, MAX_CARDS)),  # the ordered face-up row, left = index 0 (R4)
         ("hand_n", np.int16, (2,)),
-        ("discard", np.int16, (2, MAX_CARDS)),  # discard pile, newest last
+        ("discard", CARD_ID, (2, MAX_CARDS)),  # discard pile, newest last
         ("discard_n", np.int16, (2,)),
-        ("gone", np.int16, (2, MAX_CARDS)),  # destroyed pile: out until the next battle (R10)
+        ("gone", CARD_ID, (2, MAX_CARDS)),  # destroyed pile: out until the next battle (R10)
         ("gone_n", np.int16, (2,)),
         ("hp", np.int32, (2, MAX_CARDS)),  # Health of seat p's card c while in hand (R18)
     ],
