@@ -74,6 +74,8 @@ from sims.blessings.weights import DEFAULTS, ORDER_ATTACKS_FIRST, ORDER_BEST, Bo
 from sims.core import rng
 from sims.core.jit import hot, kernel
 
+DISCARD, CURSE, BLESS = int(ActionKind.DISCARD), int(ActionKind.CURSE), int(ActionKind.BLESS)  # pool actions
+
 
 class Bot(IntEnum):
     """Policies by id; the lower-case names are what users type."""
@@ -214,29 +216,54 @@ def tactician_outlook(s, p: int) -> tuple[float, int, int, int, int]:
 
 
 @hot
-def best_for_card(
-    s, p: int, i: int, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
-) -> tuple[int, float]:
-    """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
+def pool_action(s, p: int, c: int, tactician: bool, short: int, need: int) -> tuple[int, float]:
+    """Return (ActionKind, value) of seat ``p``'s best pool action with card ``c``: curse or bless (by its type)
+    or discard; ties to the curse or the bless. ``short``, ``need``: the decision's ``outlook`` (tactician only).
 
-    ``power`` .. ``need``: the decision's ``outlook``. Ties between actions: attack (the
-    later target), curse, bless, discard.
+    Greedy's does not depend on the position (the weights, the card and the face bonus only): ``pool_choices``
+    computes it once a batch.
     """
-    c = s.piles.hand[p, i]
-    o = opponent(p)
     w = s.scratch.weights[p]
-    best = encode(ActionKind.DISCARD, i, 0)
+    kind = DISCARD
     best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
     if tactician:
         best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True, need)
     if s.cards[c].type == CardType.CURSE:
         v = curse_value(s, p, c, tactician, short)
         if v >= best_v:
-            best, best_v = encode(ActionKind.CURSE, i, 0), v
+            kind, best_v = CURSE, v
     else:
         v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician, need)
         if v >= best_v:
-            best, best_v = encode(ActionKind.BLESS, i, 0), v
+            kind, best_v = BLESS, v
+    return kind, best_v
+
+
+@kernel
+def pool_choices(s) -> None:
+    """Fill ``scratch.pool_kind[p, c]`` and ``pool_best[p, c]`` in place: greedy's ``pool_action`` of each seat's
+    every card (once per batch, after the weights)."""
+    for p in range(2):
+        for c in range(s.meta.n_cards):
+            s.scratch.pool_kind[p, c], s.scratch.pool_best[p, c] = pool_action(s, p, c, False, 0, 0)
+
+
+@hot
+def best_for_card(
+    s, p: int, i: int, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
+) -> tuple[int, float]:
+    """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
+
+    ``power`` .. ``need``: the decision's ``outlook``. Ties between actions: attack (the
+    later target), curse, bless, discard. Greedy reads its pool action from ``pool_choices``' table.
+    """
+    c = s.piles.hand[p, i]
+    o = opponent(p)
+    if tactician:
+        kind, best_v = pool_action(s, p, c, True, short, need)
+    else:
+        kind, best_v = np.int64(s.scratch.pool_kind[p, c]), s.scratch.pool_best[p, c]
+    best = encode(kind, i, 0)
     dmg = rules.attack_damage(s, c)
     if dmg > 0:
         power_left = power - dmg  # the rest of the hand (exact: whole numbers)

@@ -365,6 +365,7 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.n
             total += pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0.0
         s.scratch.mean_curse[p] = total / max(1, s.meta.n_real)
     policies.prime(s)
+    policies.pool_choices(s)
     s.meta.log_on = log_on
     return state
 

@@ -390,6 +390,8 @@ SCRATCH_DTYPE = np.dtype(
         ("next_curse", np.float64, (2, MAX_CARDS)),  # curse seat p's card c is expected to send if played (race)
         ("next_hit", np.float64, (2, MAX_CARDS)),  # Health seat p's card c is expected to remove if played (race)
         ("mean_next", np.float64, (2, 2)),  # means of next_curse, next_hit over the pool's cards, per seat
+        ("pool_kind", np.int8, (2, MAX_CARDS)),  # greedy's best pool action (ActionKind) of seat p's card c
+        ("pool_best", np.float64, (2, MAX_CARDS)),  # its value (bots.pool_choices, once per batch)
         ("seen", np.int16, (MAX_CARDS,)),  # card-conservation audit marks
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),
     ],
