@@ -4,7 +4,8 @@ A policy sees both hands as R4 allows: with ``open_hands`` every card and its He
 otherwise the opposing hand as positions only (an unseen card counts as an average card
 of the pool, at full Health). Both pools and all pile sizes are public. Policies return
 one encoded action (``state.encode``); only ``arrange`` (``player_arranged``, R4)
-reorders its own seat's hand.
+reorders its own seat's hand. Greedy writes its work buffer only (``scratch.cand_*``: the card
+values it reuses at its next decision after a pool action, ``card_choice``).
 
 - ``random``: surrenders with probability ``surrender_rate`` at each surrender decision
   (a turn's start and, with ``own_turn``, its end); plays a uniformly chosen card of those
@@ -276,6 +277,25 @@ def best_for_card(
 
 
 @hot
+def card_choice(
+    s, p: int, i: int, cached: bool, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
+) -> tuple[int, float]:
+    """Return ``best_for_card`` of seat ``p``'s hand card ``i``; greedy keeps it per card (``scratch.cand_a``,
+    ``cand_v``) and, with ``cached``, reads it from there instead.
+
+    Greedy's values depend on the card, the weights and the opposing hand only: after a curse, bless or
+    discard of its own turn nothing they read has changed (``next_card`` says when).
+    """
+    c = s.piles.hand[p, i]
+    if cached:
+        return s.scratch.cand_a[c] | (i << 7), s.scratch.cand_v[c]  # encode(kind, i, j): i in bits 7-13
+    a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
+    if not tactician:
+        s.scratch.cand_a[c], s.scratch.cand_v[c] = a ^ (i << 7), v
+    return a, v
+
+
+@hot
 def next_card(s, p: int, tactician: bool) -> int:
     """Return the encoded action for the card seat ``p`` plays next (R7: any order) and that card's action.
 
@@ -286,19 +306,26 @@ def next_card(s, p: int, tactician: bool) -> int:
     a card spent on a pool (curse, bless, discard) then decides after the attacks have
     wounded what it might finish. Ties go to the leftmost card. Only the cards still to
     play are candidates; the replacements drawn this turn wait for the next (R7).
+
+    Greedy's next decision of the same turn after a pool action (the one it chose here: the turn
+    and the cards left say it came next) reuses this one's card values (``card_choice``).
     """
     power, gap, reach, short, need = outlook(s, p, tactician)
-    best, best_v = best_for_card(s, p, 0, tactician, power, gap, reach, short, need)
     order = s.scratch.weights[p, W.ORDER]
     if order < ORDER_BEST:
-        return best
+        return best_for_card(s, p, 0, tactician, power, gap, reach, short, need)[0]
+    m, sc = s.meta, s.scratch
+    cached = not tactician and sc.cand_game == m.game and sc.cand_turn == m.turn and sc.cand_left == m.to_play
+    best, best_v = card_choice(s, p, 0, cached, tactician, power, gap, reach, short, need)
     attacks_first = order >= ORDER_ATTACKS_FIRST
     best_hits = action_kind(best) == ActionKind.ATTACK
-    for i in range(1, s.meta.to_play):
-        a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
+    for i in range(1, m.to_play):
+        a, v = card_choice(s, p, i, cached, tactician, power, gap, reach, short, need)
         hits = action_kind(a) == ActionKind.ATTACK
         if hits if attacks_first and hits != best_hits else v > best_v:  # attacks first: an attack beats a pool
             best, best_v, best_hits = a, v, hits
+    if not tactician:  # an attack changes the opposing hand: the next decision values every card again
+        sc.cand_game, sc.cand_turn, sc.cand_left = m.game, m.turn, -1 if best_hits else m.to_play - 1
     return best
 
 

@@ -392,6 +392,11 @@ SCRATCH_DTYPE = np.dtype(
         ("mean_next", np.float64, (2, 2)),  # means of next_curse, next_hit over the pool's cards, per seat
         ("pool_kind", np.int8, (2, MAX_CARDS)),  # greedy's best pool action (ActionKind) of seat p's card c
         ("pool_best", np.float64, (2, MAX_CARDS)),  # its value (bots.pool_choices, once per batch)
+        ("cand_a", np.int32, (MAX_CARDS,)),  # greedy's best action (hand index 0) of its card c (bots.card_choice)
+        ("cand_v", np.float64, (MAX_CARDS,)),  # and its value
+        ("cand_game", np.int64),  # the decision they were valued at: game, turn
+        ("cand_turn", np.int32),
+        ("cand_left", np.int16),  # cards still to play at the next decision they serve (-1: none)
         ("seen", np.int16, (MAX_CARDS,)),  # card-conservation audit marks
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),
     ],
