@@ -4,7 +4,8 @@ A policy sees both hands as R4 allows: with ``open_hands`` every card and its He
 otherwise the opposing hand as positions only (an unseen card counts as an average card
 of the pool, at full Health). Both pools and all pile sizes are public. Policies return
 one encoded action (``state.encode``); only ``arrange`` (``player_arranged``, R4)
-reorders its own seat's hand.
+reorders its own seat's hand. Greedy writes its work buffer only (``scratch.cand_*``: the card
+values it reuses at its next decision after a pool action, ``card_choice``).
 
 - ``random``: surrenders with probability ``surrender_rate`` at each surrender decision
   (a turn's start and, with ``own_turn``, its end); plays a uniformly chosen card of those
@@ -68,10 +69,13 @@ from sims.blessings.state import (
     Surrender,
     action_kind,
     encode,
+    opponent,
 )
 from sims.blessings.weights import DEFAULTS, ORDER_ATTACKS_FIRST, ORDER_BEST, BotParams, W  # noqa: F401
 from sims.core import rng
 from sims.core.jit import hot, kernel
+
+DISCARD, CURSE, BLESS = int(ActionKind.DISCARD), int(ActionKind.CURSE), int(ActionKind.BLESS)  # pool actions
 
 
 class Bot(IntEnum):
@@ -95,7 +99,7 @@ def press_gap(s, p: int) -> int:
     """
     if s.params.pool_target != PoolTarget.CARRYOVER_HAND or s.params.surrender != Surrender.OWN_TURN:
         return -1
-    gap = wipe_line(s, np.int64(p), np.int64(1 - p)) - s.pools.curse[1 - p]
+    gap = wipe_line(s, np.int64(p), np.int64(opponent(p))) - s.pools.curse[opponent(p)]
     return gap if gap > 0 else -1
 
 
@@ -126,7 +130,7 @@ def attack_value(s, p: int, c: int, j: int, tactician: bool, power_left: float, 
     (``carryover_hand``); under ``fresh_hand`` an attack is worth the card it destroys
     (the kill and the curse it denies), and damage that does not kill is worth nothing.
     """
-    o = 1 - p
+    o = opponent(p)
     w = s.scratch.weights[p]
     dmg = rules.attack_damage(s, c)
     h = seen_hp(s, p, o, j)
@@ -183,7 +187,7 @@ def attack_power(s, p: int, skip: int) -> float:
     return total
 
 
-@kernel
+@hot
 def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
     """Return what seat ``p``'s card values share at this decision: (power, gap, reach, short, need).
 
@@ -192,15 +196,57 @@ def outlook(s, p: int, tactician: bool) -> tuple[float, int, int, int, int]:
     curse the opponent still needs to be wiped out; ``need``: the curse past ``p``'s own line,
     plus one (blessing before curses). Only the tactician reads them (greedy gets zeros).
     Each card takes its own part out of ``power`` and ``reach`` (``best_for_card``).
+
+    Only the test is copied into the caller: greedy's decision makes no call for its zeros;
+    the tactician's is one call of ``tactician_outlook``.
     """
     if not tactician:
         return 0.0, -1, 0, 0, 0
-    o = 1 - p
+    return tactician_outlook(s, p)
+
+
+@kernel
+def tactician_outlook(s, p: int) -> tuple[float, int, int, int, int]:
+    """Return ``outlook`` for the tactician (every part computed)."""
+    o = opponent(p)
     gap = press_gap(s, p)
     reach = press_reach(s, p, np.int64(-1)) if gap > 0 else 0
     short = wipe_line(s, np.int64(p), np.int64(o)) - s.pools.curse[o]
     need = s.pools.curse[p] - wipe_line(s, np.int64(p), np.int64(p)) + 1 if s.params.blessing_before_curses else 0
     return attack_power(s, p, np.int64(-1)), gap, reach, short, need
+
+
+@hot
+def pool_action(s, p: int, c: int, tactician: bool, short: int, need: int) -> tuple[int, float]:
+    """Return (ActionKind, value) of seat ``p``'s best pool action with card ``c``: curse or bless (by its type)
+    or discard; ties to the curse or the bless. ``short``, ``need``: the decision's ``outlook`` (tactician only).
+
+    Greedy's does not depend on the position (the weights, the card and the face bonus only): ``pool_choices``
+    computes it once a batch.
+    """
+    w = s.scratch.weights[p]
+    kind = DISCARD
+    best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
+    if tactician:
+        best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True, need)
+    if s.cards[c].type == CardType.CURSE:
+        v = curse_value(s, p, c, tactician, short)
+        if v >= best_v:
+            kind, best_v = CURSE, v
+    else:
+        v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician, need)
+        if v >= best_v:
+            kind, best_v = BLESS, v
+    return kind, best_v
+
+
+@kernel
+def pool_choices(s) -> None:
+    """Fill ``scratch.pool_kind[p, c]`` and ``pool_best[p, c]`` in place: greedy's ``pool_action`` of each seat's
+    every card (once per batch, after the weights)."""
+    for p in range(2):
+        for c in range(s.meta.n_cards):
+            s.scratch.pool_kind[p, c], s.scratch.pool_best[p, c] = pool_action(s, p, c, False, 0, 0)
 
 
 @hot
@@ -210,23 +256,15 @@ def best_for_card(
     """Return the best encoded action for seat ``p``'s hand card ``i`` and its value.
 
     ``power`` .. ``need``: the decision's ``outlook``. Ties between actions: attack (the
-    later target), curse, bless, discard.
+    later target), curse, bless, discard. Greedy reads its pool action from ``pool_choices``' table.
     """
     c = s.piles.hand[p, i]
-    o = 1 - p
-    w = s.scratch.weights[p]
-    best = encode(ActionKind.DISCARD, i, 0)
-    best_v = w[W.DISCARD] * rules.discard_value(s, p, c)
+    o = opponent(p)
     if tactician:
-        best_v = bless_value(s, p, rules.discard_value(s, p, c), w[W.DISCARD], True, need)
-    if s.cards[c].type == CardType.CURSE:
-        v = curse_value(s, p, c, tactician, short)
-        if v >= best_v:
-            best, best_v = encode(ActionKind.CURSE, i, 0), v
+        kind, best_v = pool_action(s, p, c, True, short, need)
     else:
-        v = bless_value(s, p, rules.pool_value(s, p, c), w[W.BLESS], tactician, need)
-        if v >= best_v:
-            best, best_v = encode(ActionKind.BLESS, i, 0), v
+        kind, best_v = np.int64(s.scratch.pool_kind[p, c]), s.scratch.pool_best[p, c]
+    best = encode(kind, i, 0)
     dmg = rules.attack_damage(s, c)
     if dmg > 0:
         power_left = power - dmg  # the rest of the hand (exact: whole numbers)
@@ -236,6 +274,25 @@ def best_for_card(
             if v >= best_v:
                 best, best_v = encode(ActionKind.ATTACK, i, j), v
     return best, best_v
+
+
+@hot
+def card_choice(
+    s, p: int, i: int, cached: bool, tactician: bool, power: float, gap: int, reach: int, short: int, need: int
+) -> tuple[int, float]:
+    """Return ``best_for_card`` of seat ``p``'s hand card ``i``; greedy keeps it per card (``scratch.cand_a``,
+    ``cand_v``) and, with ``cached``, reads it from there instead.
+
+    Greedy's values depend on the card, the weights and the opposing hand only: after a curse, bless or
+    discard of its own turn nothing they read has changed (``next_card`` says when).
+    """
+    c = s.piles.hand[p, i]
+    if cached:
+        return s.scratch.cand_a[c] | (i << 7), s.scratch.cand_v[c]  # encode(kind, i, j): i in bits 7-13
+    a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
+    if not tactician:
+        s.scratch.cand_a[c], s.scratch.cand_v[c] = a ^ (i << 7), v
+    return a, v
 
 
 @hot
@@ -249,19 +306,26 @@ def next_card(s, p: int, tactician: bool) -> int:
     a card spent on a pool (curse, bless, discard) then decides after the attacks have
     wounded what it might finish. Ties go to the leftmost card. Only the cards still to
     play are candidates; the replacements drawn this turn wait for the next (R7).
+
+    Greedy's next decision of the same turn after a pool action (the one it chose here: the turn
+    and the cards left say it came next) reuses this one's card values (``card_choice``).
     """
     power, gap, reach, short, need = outlook(s, p, tactician)
-    best, best_v = best_for_card(s, p, 0, tactician, power, gap, reach, short, need)
     order = s.scratch.weights[p, W.ORDER]
     if order < ORDER_BEST:
-        return best
+        return best_for_card(s, p, 0, tactician, power, gap, reach, short, need)[0]
+    m, sc = s.meta, s.scratch
+    cached = not tactician and sc.cand_game == m.game and sc.cand_turn == m.turn and sc.cand_left == m.to_play
+    best, best_v = card_choice(s, p, 0, cached, tactician, power, gap, reach, short, need)
     attacks_first = order >= ORDER_ATTACKS_FIRST
     best_hits = action_kind(best) == ActionKind.ATTACK
-    for i in range(1, s.meta.to_play):
-        a, v = best_for_card(s, p, i, tactician, power, gap, reach, short, need)
+    for i in range(1, m.to_play):
+        a, v = card_choice(s, p, i, cached, tactician, power, gap, reach, short, need)
         hits = action_kind(a) == ActionKind.ATTACK
         if hits if attacks_first and hits != best_hits else v > best_v:  # attacks first: an attack beats a pool
             best, best_v, best_hits = a, v, hits
+    if not tactician:  # an attack changes the opposing hand: the next decision values every card again
+        sc.cand_game, sc.cand_turn, sc.cand_left = m.game, m.turn, -1 if best_hits else m.to_play - 1
     return best
 
 
@@ -277,7 +341,7 @@ def choose_random(s) -> int:
         return encode(kind, 0, 0)
     i = rng.randint(s.scratch.rng, lane, np.int64(m.to_play))
     c = s.piles.hand[p, i]
-    targets = s.piles.hand_n[1 - p]
+    targets = s.piles.hand_n[opponent(p)]
     n_kinds = 2 if targets > 0 else 1  # bless or curse (by type) + discard, + attack
     k = rng.randint(s.scratch.rng, lane, np.int64(n_kinds + 1))
     if k == 0:
@@ -305,7 +369,7 @@ def choose_heuristic(s, tactician: bool) -> int:
         give_up = settled_surrender(s, p)
         racing = at_end or s.params.surrender == Surrender.TURN_START
         racing = racing and not give_up and s.scratch.weights[p, W.RACE] > 0
-        if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(1 - p)):
+        if racing and not doomed(s, np.int64(p), np.int64(p)) and not doomed(s, np.int64(p), np.int64(opponent(p))):
             give_up = race_surrender(s, p, at_end) if tactician else concede(s, p, at_end)
         return encode(ActionKind.SURRENDER if give_up else ActionKind.PLAY_ON, 0, 0)
     return next_card(s, p, tactician)
@@ -313,10 +377,16 @@ def choose_heuristic(s, tactician: bool) -> int:
 
 @kernel
 def choose(bot: int, s) -> int:
-    """Return the encoded action of policy ``bot`` for the current decision of ``s``."""
+    """Return the encoded action of policy ``bot`` for the current decision of ``s``.
+
+    Greedy and the tactician are each a copy of ``choose_heuristic`` with ``tactician`` a constant: greedy's
+    copy keeps none of the tactician's terms and tests (as ``tactician`` at run time did at every card and target).
+    """
     if bot == Bot.RANDOM:
         return choose_random(s)
-    return choose_heuristic(s, bot == Bot.TACTICIAN)
+    if bot == Bot.GREEDY:
+        return choose_heuristic(s, False)
+    return choose_heuristic(s, True)
 
 
 @hot

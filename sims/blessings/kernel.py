@@ -61,6 +61,7 @@ from sims.blessings.state import (
     action_kind,
     encode,
     new_state,
+    opponent,
 )
 from sims.blessings.zones import (  # noqa: F401
     attack_damage,
@@ -111,7 +112,9 @@ def start_turn(s) -> None:
     m.turn += 1
     m.battle_turn += 1
     m.own_turns[p] += 1
-    log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.pools.curse[1 - p], s.pools.curse[p])
+    log_event(
+        s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], s.pools.curse[opponent(p)], s.pools.curse[p]
+    )
     m.phase = Phase.DRAW if s.params.surrender == Surrender.NEVER else Phase.SURRENDER
 
 
@@ -150,7 +153,7 @@ def end_turn(s, counting: bool = True) -> None:
 def pass_turn(s) -> None:
     """Hand the move to the opponent in place: its TURN_START comes next."""
     m = s.meta
-    m.mover = 1 - m.mover
+    m.mover = opponent(m.mover)
     m.phase = Phase.TURN_START
 
 
@@ -171,7 +174,7 @@ def surrender(s, counting: bool = True) -> None:
         m.turn -= 1
         m.battle_turn -= 1
         m.own_turns[p] -= 1
-    end_battle(s, 1 - p, BattleEnd.SURRENDER, counting)
+    end_battle(s, opponent(p), BattleEnd.SURRENDER, counting)
 
 
 @kernel
@@ -194,7 +197,7 @@ def advance(s, counting: bool = True) -> None:
 @hot
 def attack(s, p: int, c: int, j: int, counting: bool = True) -> None:
     """Card ``c`` of seat ``p`` hits the opposing hand card ``j`` in place (R8): overkill is lost."""
-    o = 1 - p
+    o = opponent(p)
     q = s.piles
     t = q.hand[o, j]
     dmg = attack_damage(s, c)
@@ -225,8 +228,8 @@ def play_card(s, kind: int, i: int, j: int, counting: bool = True) -> None:
         log_event(s, EventKind.BLESS, p, c, NO_CARD, v, s.pools.blessing[p])
     elif kind == ActionKind.CURSE:
         v = pool_value(s, p, c)
-        s.pools.curse[1 - p] += v
-        log_event(s, EventKind.CURSE, p, c, NO_CARD, v, s.pools.curse[1 - p])
+        s.pools.curse[opponent(p)] += v
+        log_event(s, EventKind.CURSE, p, c, NO_CARD, v, s.pools.curse[opponent(p)])
     else:
         v = discard_value(s, p, c)
         s.pools.blessing[p] += v
@@ -247,7 +250,7 @@ def play_card(s, kind: int, i: int, j: int, counting: bool = True) -> None:
 def can_take(s, kind: int, c: int) -> bool:
     """Return True if the mover's card ``c`` may be played as ``kind`` (R7; attack targets checked apart)."""
     if kind == ActionKind.ATTACK:
-        return s.piles.hand_n[1 - s.meta.mover] > 0
+        return s.piles.hand_n[opponent(s.meta.mover)] > 0
     if kind == ActionKind.BLESS:
         return s.cards[c].type == CardType.BLESSING
     if kind == ActionKind.CURSE:
@@ -266,7 +269,7 @@ def legal_actions(s, out: np.ndarray) -> int:
     if m.phase != Phase.PLAY:
         return 0
     p = m.mover
-    targets = s.piles.hand_n[1 - p]
+    targets = s.piles.hand_n[opponent(p)]
     for i in range(m.to_play):
         c = s.piles.hand[p, i]
         for j in range(targets):
@@ -362,6 +365,7 @@ def prepare(cards: np.ndarray, params, weights: np.ndarray, log_on: int) -> np.n
             total += pool_value(s, p, c) if s.cards[c].type == CardType.CURSE else 0.0
         s.scratch.mean_curse[p] = total / max(1, s.meta.n_real)
     policies.prime(s)
+    policies.pool_choices(s)
     s.meta.log_on = log_on
     return state
 

@@ -11,7 +11,7 @@ mean (``coming``). ``settled_surrender``, ``concede`` (greedy) and ``race_surren
 import numpy as np
 
 from sims.blessings import kernel as rules
-from sims.blessings.state import CardType, Opening, PoolTarget
+from sims.blessings.state import CardType, Opening, PoolTarget, opponent
 from sims.blessings.weights import W
 from sims.core.jit import hot, kernel
 
@@ -123,7 +123,7 @@ def prime(s) -> None:
     for o in range(2):
         curse, hit = 0.0, 0.0
         for c in range(s.meta.n_cards):
-            sc.next_curse[o, c], sc.next_hit[o, c] = modelled_play(s, 1 - o, o, c, s.params.card_health)
+            sc.next_curse[o, c], sc.next_hit[o, c] = modelled_play(s, opponent(o), o, c, s.params.card_health)
             if c < s.meta.n_real:
                 curse += sc.next_curse[o, c]
                 hit += sc.next_hit[o, c]
@@ -138,7 +138,7 @@ def coming(s, p: int, draws: int) -> tuple[float, float]:
     Each card held counts once, as it would be played (``modelled_play``); unseen cards
     and the draws count as an average card of the pool.
     """
-    o = 1 - p
+    o = opponent(p)
     sc = s.scratch
     curse, hit = 0.0, 0.0
     for j in range(s.piles.hand_n[o]):
@@ -172,7 +172,7 @@ def line_when_opponent_moves(s, p: int, at_end: bool) -> int:
 @kernel
 def settled_surrender(s, p: int) -> bool:
     """Return True if the pools already decide the next battle start for ``p`` (a win or a certain draw)."""
-    o = 1 - p
+    o = opponent(p)
     line = wipe_line(s, np.int64(p), np.int64(o))
     if s.params.blessing_before_curses and s.piles.hand_n[o] > 0:
         line += s.cards[s.piles.hand[o, s.piles.hand_n[o] - 1]].attack  # the bonus surrendering hands it (R14)
@@ -199,7 +199,7 @@ def concede(s, p: int, at_end: bool) -> bool:
     turn; draws and attacks are ignored. If that takes ``p``'s curse pool to its line when
     the opponent can next end the battle, ending it now keeps ``p`` in the game.
     """
-    return s.pools.curse[p] + hand_curse(s, p, 1 - p) >= line_when_opponent_moves(s, p, at_end)
+    return s.pools.curse[p] + hand_curse(s, p, opponent(p)) >= line_when_opponent_moves(s, p, at_end)
 
 
 @kernel
@@ -215,7 +215,7 @@ def race_surrender(s, p: int, at_end: bool) -> bool:
     the opponent replies before ``p`` can end the battle, and if that reply dooms ``p`` the
     best ``p``'s curses can give is a mutual wipe-out.
     """
-    o = 1 - p
+    o = opponent(p)
     m = s.meta
     w = s.scratch.weights[p]
     draws = turn_draws(s, np.int64(o), np.int64(m.own_turns[o] + 1))

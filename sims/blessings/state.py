@@ -148,6 +148,8 @@ MAX_ACTIONS = MAX_CARDS * MAX_CARDS + 3 * MAX_CARDS + 2  # attacks (card x targe
 N_LANES = 6  # RNG lanes per game, see Lane
 N_WEIGHTS = 16  # capacity for a bot's weight vector (bots.BotParams fields)
 NO_CARD = -1
+CARD_ID = np.uint8  # a card id in a pile (never NO_CARD there): unsigned, so ``s.cards[c]``, ``piles.hp[o, c]`` and
+# ``next_curse[p, c]`` compile without the negative-index fix-up (MAX_CARDS <= 255)
 
 GAME_DTYPE = np.dtype(
     [
@@ -325,7 +327,7 @@ META_DTYPE = np.dtype(
         ("battle", np.int16),  # current battle, 1-based
         ("battle_turn", np.int16),  # turns begun in the current battle
         ("own_turns", np.int16, (2,)),  # turns each seat has begun in the current battle (R6)
-        ("mover", np.int8),
+        ("mover", np.uint8),  # unsigned: an index LLVM knows is not negative (its opponent: ``opponent``)
         ("bots", np.int8, (2,)),  # each seat's bot id (bots.arrange)
         ("first_seat", np.int8),  # seat that took the game's first turn
         ("battle_first", np.int8),  # seat that took the current battle's first turn
@@ -342,15 +344,15 @@ META_DTYPE = np.dtype(
 
 PILES_DTYPE = np.dtype(
     [
-        ("owned", np.int16, (2, MAX_CARDS)),  # owned[p, :owned_n[p]]: the seat's cards (R3)
+        ("owned", CARD_ID, (2, MAX_CARDS)),  # owned[p, :owned_n[p]]: the seat's cards (R3)
         ("owned_n", np.int16, (2,)),
-        ("deck", np.int16, (2, MAX_CARDS)),  # draw pile, top = last
+        ("deck", CARD_ID, (2, MAX_CARDS)),  # draw pile, top = last
         ("deck_n", np.int16, (2,)),
-        ("hand", np.int16, (2, MAX_CARDS)),  # the ordered face-up row, left = index 0 (R4)
+        ("hand", CARD_ID, (2, MAX_CARDS)),  # the ordered face-up row, left = index 0 (R4)
         ("hand_n", np.int16, (2,)),
-        ("discard", np.int16, (2, MAX_CARDS)),  # discard pile, newest last
+        ("discard", CARD_ID, (2, MAX_CARDS)),  # discard pile, newest last
         ("discard_n", np.int16, (2,)),
-        ("gone", np.int16, (2, MAX_CARDS)),  # destroyed pile: out until the next battle (R10)
+        ("gone", CARD_ID, (2, MAX_CARDS)),  # destroyed pile: out until the next battle (R10)
         ("gone_n", np.int16, (2,)),
         ("hp", np.int32, (2, MAX_CARDS)),  # Health of seat p's card c while in hand (R18)
     ],
@@ -388,6 +390,13 @@ SCRATCH_DTYPE = np.dtype(
         ("next_curse", np.float64, (2, MAX_CARDS)),  # curse seat p's card c is expected to send if played (race)
         ("next_hit", np.float64, (2, MAX_CARDS)),  # Health seat p's card c is expected to remove if played (race)
         ("mean_next", np.float64, (2, 2)),  # means of next_curse, next_hit over the pool's cards, per seat
+        ("pool_kind", np.int8, (2, MAX_CARDS)),  # greedy's best pool action (ActionKind) of seat p's card c
+        ("pool_best", np.float64, (2, MAX_CARDS)),  # its value (bots.pool_choices, once per batch)
+        ("cand_a", np.int32, (MAX_CARDS,)),  # greedy's best action (hand index 0) of its card c (bots.card_choice)
+        ("cand_v", np.float64, (MAX_CARDS,)),  # and its value
+        ("cand_game", np.int64),  # the decision they were valued at: game, turn
+        ("cand_turn", np.int32),
+        ("cand_left", np.int16),  # cards still to play at the next decision they serve (-1: none)
         ("seen", np.int16, (MAX_CARDS,)),  # card-conservation audit marks
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),
     ],
@@ -446,6 +455,13 @@ def new_state(cards: np.ndarray, params: Params) -> np.ndarray:
     for c in range(cards.shape[0]):
         s.cards[c] = cards[c]
     return state
+
+
+@hot
+def opponent(p: int) -> int:
+    """Return the other seat of seat ``p`` (0 <-> 1) as ``p ^ 1``: of an unsigned ``meta.mover``, an index LLVM
+    knows is not negative (``1 - p`` is signed, and every ``[1 - p, ...]`` carried a negative-index fix-up)."""
+    return p ^ 1
 
 
 @hot

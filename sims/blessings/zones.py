@@ -9,6 +9,7 @@ from sims.blessings.state import (
     DestroyedCards,
     EventKind,
     Lane,
+    opponent,
 )
 from sims.core import rng
 from sims.core.jit import hot, kernel
@@ -71,7 +72,7 @@ def count_attack(s, p: int, c: int, t: int, dealt: int, destroyed: bool) -> None
     if destroyed:
         r.cards_destroyed += 1
         st.cards_destroyed += 1
-        s.tally.cards[1 - p, t].times_destroyed += 1
+        s.tally.cards[opponent(p), t].times_destroyed += 1
 
 
 @hot

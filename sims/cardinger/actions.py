@@ -28,10 +28,11 @@ from sims.cardinger.state import (
     action_j,
     action_kind,
     encode,
+    length,
     opponent,
+    push,
 )
 from sims.core.jit import hot, kernel
-from sims.core.piles import push
 from sims.core.records import NEVER
 
 SELF_EFFECTS = DEVOUR | DECAY | FRAGILE  # the keywords that change the acting card (R11)
@@ -47,7 +48,7 @@ def full_acts(s, c: int) -> int:
 def enter_field(s, p: int, c: int) -> None:
     """Put card ``c`` in seat ``p``'s next field slot in place with printed HP/DEF (R18); READY may act (R12)."""
     f = s.field
-    slot = f.n[p]
+    slot = length(f.n, p)
     f.card[p, slot] = c
     f.hp[p, slot] = s.cards[c].hp
     f.def_[p, slot] = s.cards[c].def_
@@ -57,7 +58,11 @@ def enter_field(s, p: int, c: int) -> None:
 
 @kernel
 def leave_field(s, p: int, slot: int) -> int:
-    """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18)."""
+    """Move seat ``p``'s field card at ``slot`` to its owner's discard pile in place; return it (R18).
+
+    Every caller passes ``p`` and ``slot`` as ``np.uint8`` (so do ``destroy`` and ``apply_self_effects``): one
+    compiled version, whose indexes LLVM knows are not negative (no negative-index fix-up).
+    """
     f = s.field
     c = f.card[p, slot]
     for k in range(slot, f.n[p] - 1):
@@ -222,7 +227,7 @@ def pay_cost(s, i: int) -> None:
 def retire(s, slot: int) -> None:
     """Retire the mover's field card at ``slot`` to its discard pile in place (R6)."""
     p = s.meta.mover
-    c = leave_field(s, np.int64(p), np.int64(slot))
+    c = leave_field(s, np.uint8(p), np.uint8(slot))
     s.tally.cards[p, c].times_retired += 1
     rules.log_event(s, EventKind.RETIRE, p, c, NO_CARD, 0, 0)
 
@@ -234,7 +239,7 @@ def self_effects(s, p: int, slot: int) -> None:
     Only the keyword test is copied into each caller: most cards have none of the three.
     """
     if s.cards[s.field.card[p, slot]].keywords & SELF_EFFECTS:
-        apply_self_effects(s, np.int64(p), np.int64(slot))
+        apply_self_effects(s, np.uint8(p), np.uint8(slot))
 
 
 @kernel
@@ -266,7 +271,7 @@ def hit(s, p: int, c: int, t: int) -> int:
     rules.log_event(s, EventKind.DAMAGE, p, c, s.field.card[o, t], s.field.hp[o, t], 0)
     if s.field.hp[o, t] > 0:
         return 0
-    destroy(s, o, t, np.int64(c))  # to its owner's discard pile (R18)
+    destroy(s, np.uint8(o), np.uint8(t), np.int64(c))  # to its owner's discard pile (R18)
     s.tally.cards[p, c].cards_destroyed += 1
     s.tally.seats[p].cards_destroyed += 1
     return 1

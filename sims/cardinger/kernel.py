@@ -72,11 +72,12 @@ from sims.cardinger.state import (
     ReplenishTiming,
     new_state,
     opponent,
+    pop_top,
+    push,
 )
 from sims.core import rng
 from sims.core.driver import audit, mark
 from sims.core.jit import hot, kernel
-from sims.core.piles import pop_top, push
 from sims.core.records import NEVER, NO_REPORT, NO_WINNER, no_rows
 
 # -- bookkeeping ------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def write_event(s, kind: int, seat: int, card: int, target: int, value: int, ext
     k = m.log_n
     if k >= MAX_EVENTS:
         return
-    e = s.scratch.log[k]
+    e = s.scratch.log[np.uint32(k)]  # unsigned: no negative-index fix-up (code in every caller that inlines it)
     e.turn, e.seat, e.kind, e.card, e.target, e.value, e.extra = m.turn, seat, kind, card, target, value, extra
     m.log_n = k + 1
 

@@ -8,7 +8,7 @@ from enum import IntEnum, IntFlag
 import numpy as np
 
 from sims.cardinger.params import Params
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 from sims.core.records import EVENT_DTYPE
 
 
@@ -459,6 +459,37 @@ def opponent(p: int) -> int:
     """Return the other seat of seat ``p`` (0 <-> 1) as ``p ^ 1``: of an unsigned ``meta.mover``, an index LLVM
     knows is not negative (``1 - p`` is signed, and every ``[1 - p, ...]`` carried a negative-index fix-up)."""
     return p ^ 1
+
+
+@hot
+def length(lens, p: int) -> int:
+    """Return the length ``lens[p]`` of seat ``p``'s pile or field as an unsigned index (it is never negative).
+
+    The lengths are ``int16``: as an index (``pile[p, lens[p]]``, ``pile[p, n - 1]``) Numba would compile a
+    negative-index fix-up for them; an unsigned copy needs none. (Not an unsigned dtype: ``range`` over one
+    counts in ``uint64``, which mixed with ``int64`` types as a float.)
+    """
+    return np.uint8(lens[p])
+
+
+@hot
+def push(pile, lens, p: int, c: int) -> None:
+    """Put card ``c`` on top of seat ``p``'s pile in place (``sims.core.piles.push`` with an unsigned index)."""
+    n = length(lens, p)
+    pile[p, n] = c
+    lens[p] = n + 1
+
+
+@hot
+def pop_top(pile, lens, p: int) -> int:
+    """Remove the top card of seat ``p``'s pile in place; return it, or ``NO_CARD`` if the pile is empty
+    (``sims.core.piles.pop_top`` with an unsigned index)."""
+    n = length(lens, p)
+    if n == 0:
+        return NO_CARD
+    top = np.uint8(n - 1)
+    lens[p] = top
+    return pile[p, top]
 
 
 @kernel

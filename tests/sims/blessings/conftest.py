@@ -142,6 +142,17 @@ def health(s, p: int, name: str) -> int:
     return int(s["piles"]["hp"][p, IDS[name]])
 
 
+CACHE = ("cand_a", "cand_v", "cand_game", "cand_turn", "cand_left")  # greedy's kept card values (bots.card_choice)
+
+
+def without_cache(state: np.ndarray) -> np.ndarray:
+    """Return a copy of ``state`` with greedy's kept card values (its work buffer, not the position) zeroed."""
+    copy = np.frombuffer(bytearray(state.tobytes()), dtype=state.dtype)  # every byte: ``copy()`` leaves padding out
+    for name in CACHE:
+        copy[0]["scratch"][name] = 0
+    return copy
+
+
 @pytest.fixture
 def bl():
     """The helpers above as one namespace, plus the kernel and Params."""
@@ -150,5 +161,5 @@ def bl():
     return SimpleNamespace(
         make_state=make_state, card=card, cards=cards, hand=hand, pile=pile, health=health,
         kernel=kernel, Params=Params, GAME=GAME, POOL=POOL, new_game=new_game, legal=legal,
-        events=events, chunk=chunk,
+        events=events, chunk=chunk, without_cache=without_cache,
     )  # fmt: skip

@@ -135,7 +135,28 @@ def test_the_choice_is_deterministic_and_leaves_the_position_unchanged(bl, bot):
     state, s = position(bl, ["spade:2", "heart:6", "club:9", "diamond:king"], ["diamond:6", "spade:5"], bot)
     before = state.tobytes()
     assert len({bots.choose(Bot[bot.upper()], s) for _ in range(5)}) == 1
-    assert state.tobytes() == before
+    assert bl.without_cache(state).tobytes() == before
+
+
+@pytest.mark.parametrize("variant", ["modern", "hidden_hands", "arranged_hands", "blessing_first"])
+def test_greedy_choices_from_kept_card_values_are_the_choices_valued_afresh(bl, variant):
+    """After a curse, bless or discard greedy reuses its card values of the decision before; at every decision of
+    real games the choice equals the one made with nothing kept."""
+    params = bl.GAME.make_params(variant, {"max_battles": 4})
+    reused = 0
+    for game in range(12):
+        state, s = bl.new_game(params, ("greedy", "greedy"), seed=7, game=game)
+        for _ in range(3000):
+            if s["meta"]["phase"] == Phase.OVER:
+                break
+            fresh = bl.without_cache(state)
+            m, sc = s["meta"], s["scratch"]
+            key = (sc["cand_game"], sc["cand_turn"], sc["cand_left"]) == (m["game"], m["turn"], m["to_play"])
+            reused += m["phase"] == Phase.PLAY and key
+            a = bots.choose(Bot.GREEDY, s)
+            assert a == bots.choose(Bot.GREEDY, fresh[0])
+            bl.kernel.apply_action(s, a)
+    assert reused > 50
 
 
 def test_random_bot_ignores_order_and_draws_its_card_uniformly(bl):

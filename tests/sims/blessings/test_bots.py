@@ -79,7 +79,7 @@ def test_heuristic_bots_leave_the_position_unchanged(bl, bot):
         state, s = position(bl, name, bot.name.lower())
         before = state.tobytes()
         bots.choose(bot, s)
-        assert state.tobytes() == before, name
+        assert bl.without_cache(state).tobytes() == before, name  # greedy keeps its card values (bots.card_choice)
 
 
 def played_positions(bl, params: Params, n: int, seed: int):
