@@ -45,7 +45,13 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     if has_bot:
         by_bot = sources.win_rates_of(run, "bot") if cross is None else m.win_rates_over(cross, "bot")
     n_bots = by_bot.height if by_bot is not None else 0
-    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + has_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + has_bot)
+    mirror = n_seats >= 2 and n_bots == 1  # one bot in every seat: its win rate is fixed by construction
+    if mirror:
+        assert by_bot is not None
+        parts.append(note(_mirror_note(by_bot.row(0, named=True), n_seats)))
+        by_bot, cross = None, None
+    with_bot = by_bot is not None
+    axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + with_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + with_bot)
     if by_bot is not None:
         rows = _rate_rows(by_bot, lambda r: f"bot {r['bot']}") + rows
         charts.plot_win_rates(by_bot, by="bot", ax=axes[0])
@@ -53,7 +59,8 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     if ordered:
         by_pos = sources.win_rates_of(run, "position") if cross is None else m.win_rates_over(cross, "position")
         rows += _rate_rows(by_pos, lambda r: ORDINAL.get(r["position"], f"moved {r['position']}th"))
-    parts.append(out.add("win_rates", axes[0].figure, "Win rate by bot and by seat with 95 % intervals"))
+    what = "Win rate by bot and by seat" if with_bot else "Win rate by seat"
+    parts.append(out.add("win_rates", axes[0].figure, f"{what} with 95 % intervals"))
     parts.append(
         table(["group", "seats", "wins", "win rate [95 % CI]"], rows, caption="Timeouts and draws count as not won.")
     )
@@ -66,6 +73,16 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
             )
         )
     return section("win-rates", "Win rates", *parts)
+
+
+def _mirror_note(r: dict, n_seats: int) -> str:
+    """The note a mirror shows instead of its one-bar chart (plain text): the bot's rate says nothing of the bot."""
+    return (
+        f"Every seat played {r['bot']} (a mirror), so its win rate ({r['rate']:.1%} of {r['n']:,} seats) is fixed "
+        f"by construction: each game's winner is one of its {n_seats} seats, all of them {r['bot']}. What differs "
+        "is the seat and the turn order, below; to compare bots, run different bots against each other "
+        "(e.g. --bots greedy,random)."
+    )
 
 
 def first_seat_section(run: Run, n_seats: int, out: Charts) -> str:

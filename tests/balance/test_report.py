@@ -231,3 +231,23 @@ print(sorted(m for m in sys.modules if m.startswith(("sims.cardwars.", "sims.car
     assert out[1] == "('activations', 'flips')"
     assert "kernel" not in out[2]
     assert "bots" not in out[2]
+
+
+def _win_rates_html(page: str) -> str:
+    return page.split('id="win-rates"', 1)[1].split("<section", 1)[0]
+
+
+@pytest.mark.parametrize(("bots", "mirror"), [(("greedy", "greedy"), True), (("greedy", "random"), False)])
+def test_a_mirror_says_why_it_has_no_win_rate_by_bot(tmp_path: Path, bots: tuple[str, str], mirror: bool) -> None:
+    """One bot in both seats wins half the decided games by construction: no one-bar chart, no bot rows."""
+    from balance.run import run
+    from balance.spec import RunSpec
+
+    made = load_run(run(RunSpec(game="cardinger", n_games=300, seed=5, bots=bots, out=str(tmp_path), name="r")))
+    part = _win_rates_html(write_report(made, tmp_path / "report").read_text(encoding="utf-8"))
+    assert ("a mirror" in part) is mirror
+    assert ("bot greedy" in part) is not mirror  # the table's by-bot row
+    assert ("By bot and turn order" in part) is not mirror
+    assert ("Win rate by bot and by seat" in part) is not mirror  # the chart's caption
+    assert "seat 0" in part
+    assert "moved first" in part
