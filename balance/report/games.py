@@ -48,7 +48,7 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     mirror = n_seats >= 2 and n_bots == 1  # one bot in every seat: its win rate is fixed by construction
     if mirror:
         assert by_bot is not None
-        parts.append(note(_mirror_note(by_bot.row(0, named=True), n_seats)))
+        parts.append(note(_mirror_note(by_bot.row(0, named=True), n_seats, ordered)))
         by_bot, cross = None, None
     with_bot = by_bot is not None
     axes = charts.new_axes(7.5, 1.2 + 1.3 * (1 + with_bot) + 0.28 * (by_seat.height + n_bots), nrows=1 + with_bot)
@@ -75,13 +75,13 @@ def win_rates_section(run: Run, n_seats: int, out: Charts) -> str:
     return section("win-rates", "Win rates", *parts)
 
 
-def _mirror_note(r: dict, n_seats: int) -> str:
+def _mirror_note(r: dict, n_seats: int, ordered: bool) -> str:
     """The note a mirror shows instead of its one-bar chart (plain text): the bot's rate says nothing of the bot."""
     return (
         f"Every seat played {r['bot']} (a mirror), so its win rate ({r['rate']:.1%} of {r['n']:,} seats) is fixed "
         f"by construction: each game's winner is one of its {n_seats} seats, all of them {r['bot']}. What differs "
-        "is the seat and the turn order, below; to compare bots, run different bots against each other "
-        "(e.g. --bots greedy,random)."
+        f"is the seat{' and the turn order' if ordered else ''}, below; to compare bots, run different bots "
+        "against each other (e.g. --bots greedy,random)."
     )
 
 
