@@ -110,9 +110,7 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
     b = s.board
     sc = s.scratch
     if k.type == CardType.SPELL:
-        m = opt.options(
-            s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0)
-        )  # int64 arguments: one compiled options
+        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0))  # int64 arguments: one compiled options
         for i in range(m):
             n = opt.add(out, n, encode(ActionKind.PLAY, src, 0, sc.opts[i]))
         return n
@@ -122,7 +120,7 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
             continue
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue  # an exhausted Creature cannot be replaced (R8, E3)
-        subs = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), sc.subs, np.int64(0))
+        subs = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
         for i in range(subs):
             a = lane | (sc.subs[i] << 2)
             if k.xcost == Cost.DISCARD_CARD:
@@ -187,7 +185,7 @@ def use_options(s, p: int, slot: int, kind: int, out, n: int) -> int:
             return n
     if s.cards[c].act_cost > s.meta.actions:
         return n
-    m = opt.options(s, np.int64(p), np.int64(lane), np.int64(c), s.scratch.opts, np.int64(0))
+    m = opt.options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
     for cost in range(N_LANES if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE else 1):
         if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE and b.cr_card[p, cost] < 0:
             continue

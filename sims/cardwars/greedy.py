@@ -270,7 +270,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     cost = act.paid_cost(s, p, c) * wt(s, p, W.ACTION) + wt(s, p, W.PLAY_MIN)
     best, best_a = NEG, 0
     if k.type == CardType.SPELL:
-        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0))
+        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0))
         bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
         for i in range(m):
             v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i])) + bonus
@@ -300,7 +300,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
         v += allies_gain(s, p, lane, c) - loss
         sub = 0
         if etb:
-            m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), sc.subs, np.int64(0))
+            m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
             gain = NEG
             for i in range(m):
                 g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(sc.subs[i]), np.int64(discard))
