@@ -103,7 +103,7 @@ def playable(s, p: int, c: int, free: bool) -> bool:
 @kernel
 def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
     """Append every PLAY action of card ``c`` from hand index ``src`` (or PENDING_SRC) to ``out[n:]``."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     if not playable(s, p, c, src == PENDING_SRC):
         return n
     k = s.cards[c]
@@ -133,7 +133,7 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
 @kernel
 def discard_choices(s, p: int, src: int, a: int, out, n: int) -> int:
     """Append a PLAY action per distinct hand card seat ``p`` may discard as the extra cost (Field Reaper)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     for i in range(pl.hand_n[p]):
         if i == src or seen_before(s, p, i, src):
@@ -155,7 +155,7 @@ def seen_before(s, p: int, i: int, skip: int) -> bool:
 @kernel
 def floop_card(s, p: int, slot: int) -> int:
     """Return the card whose FLOOP the slot would use (Schoolhouse's copy, R22), or NO_CARD if none."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if slot < N_LANES:
         c = b.cr_card[p, slot]
@@ -172,7 +172,7 @@ def floop_card(s, p: int, slot: int) -> int:
 @kernel
 def use_options(s, p: int, slot: int, kind: int, out, n: int) -> int:
     """Append every FLOOP (or ACTIVATE) action of the card in ``slot`` to ``out[n:]`` (R10, R15, R16)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
     if kind == ActionKind.FLOOP:

@@ -26,14 +26,14 @@ from sims.core.jit import hot, kernel
 @kernel
 def context(s, p: int) -> None:
     """Fill the per-decision facts the valuations share (``scratch.g_*``) for seat ``p``."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b, sc = s.board, s.scratch
     first = flow.first_turn_rule(s)
     for lane in range(N_LANES):
         sc.g_fight[lane] = current_fight(s, p, lane) if b.cr_card[p, lane] >= 0 else 0.0
-        opp = b.cr_card[sx.opponent(p), lane] >= 0
-        sc.g_block[lane] = wt(s, p, W.BLOCK) * sx.damage_dealt(s, sx.opponent(p), lane) if opp else 0.0
-        sc.g_attack[lane] = not first and (not opp or not flow.protected(s, sx.opponent(p), lane))
+        opp = b.cr_card[p ^ 1, lane] >= 0
+        sc.g_block[lane] = wt(s, p, W.BLOCK) * sx.damage_dealt(s, p ^ 1, lane) if opp else 0.0
+        sc.g_attack[lane] = not first and (not opp or not flow.protected(s, p ^ 1, lane))
     for land in range(sc.g_ally.shape[0]):
         sc.g_ally[land] = 0.0
     for m in range(N_LANES):
@@ -54,7 +54,7 @@ def context(s, p: int) -> None:
 @kernel
 def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     """Return the value of playing hand card ``src`` (or Silo's card) with arguments ``a``/``tgt``."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     free = src == PENDING_SRC
     c = s.meta.pend_card if free else s.piles.hand[p, src]
     k = s.cards[c]
@@ -95,7 +95,7 @@ def woadic_chiefs(s, p: int) -> int:
 @kernel
 def building_value(s, p: int, lane: int, c: int) -> float:
     """Return the value of Building ``c`` in ``(p, lane)``: its aura on the Creature there, replacing none."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     v = wt(s, p, W.BUILDING)
@@ -109,16 +109,16 @@ def building_value(s, p: int, lane: int, c: int) -> float:
         else:
             v += k.au_amount * wt(s, p, W.DEF)
     if k.trigger == Part.FLOOP or k.trigger == Part.ACTIVATE:
-        v += 0.3 * (b.cr_card[p, lane] >= 0 or b.cr_card[sx.opponent(p), lane] >= 0)
+        v += 0.3 * (b.cr_card[p, lane] >= 0 or b.cr_card[p ^ 1, lane] >= 0)
     if k.special == Special.PALACE_OF_BONE:
-        v += 0.3 * (b.cr_card[sx.opponent(p), lane] >= 0)
+        v += 0.3 * (b.cr_card[p ^ 1, lane] >= 0)
     return v
 
 
 @kernel
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
     if slot < N_LANES:
@@ -188,7 +188,7 @@ def decide(s, who: int) -> int:
     single-caller helpers are copied into it): the game loop and the planner's look-ahead call
     it with an int64 ``who``, so it is compiled once (RULES.md §13).
     """
-    who = sx.seat(who)  # seats as non-negative indexes (RULES.md §13)
+    who = who & 1  # seats as non-negative indexes (RULES.md §13)
     m = s.meta
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0

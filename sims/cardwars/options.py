@@ -34,7 +34,7 @@ def options(s, p: int, lane: int, c: int, n: int) -> int:
     Return the new length; an effect that needs a target and has none adds nothing, so it
     cannot be used (R15). Untargeted effects add the single code 0 when usable.
     """
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     eff, target = k.e1_effect, k.e1_target
     b = s.board
@@ -49,7 +49,7 @@ def options(s, p: int, lane: int, c: int, n: int) -> int:
     if eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
         return discard_options(s, p, eff, n)
     if eff == Effect.SILO:
-        return add(s.scratch.opts, n, 0) if s.piles.hand_n[sx.opponent(p)] > 0 else n
+        return add(s.scratch.opts, n, 0) if s.piles.hand_n[p ^ 1] > 0 else n
     if eff == Effect.SCHOOLHOUSE:
         ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
         return add(s.scratch.opts, n, 0) if ok else n
@@ -67,11 +67,11 @@ def options(s, p: int, lane: int, c: int, n: int) -> int:
 @kernel
 def target_options(s, p: int, lane: int, c: int, target: int, n: int) -> int:
     """Append the codes of ``target`` (Target) for card ``c`` at ``(p, lane)``; see ``options``."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     if target == Target.OPPOSING_IN_LANE:
-        return add(s.scratch.opts, n, 0) if b.cr_card[sx.opponent(p), lane] >= 0 else n
+        return add(s.scratch.opts, n, 0) if b.cr_card[p ^ 1, lane] >= 0 else n
     if target == Target.OWN_IN_LANE:
         return add(s.scratch.opts, n, 0) if b.cr_card[p, lane] >= 0 else n
     if target == Target.BUILDING_IN_LANE:
@@ -101,7 +101,7 @@ def target_options(s, p: int, lane: int, c: int, target: int, n: int) -> int:
 @kernel
 def creature_options(s, p: int, lane: int, c: int, target: int, n: int, into_lane: bool) -> int:
     """Append the slots of the Creatures ``target`` may choose (``into_lane``: Woad Mobile Home's room check)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     land = s.cards[c].e1_land
     for q in range(2):
@@ -128,7 +128,7 @@ def creature_options(s, p: int, lane: int, c: int, target: int, n: int, into_lan
 @kernel
 def mask_options(s, p: int, lane: int, c: int, n: int) -> int:
     """Append Patchy the Pumpkin's target sets as slot masks (R15: mandatory repeats or up to)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     avail = 0
@@ -169,7 +169,7 @@ def popcount(x: int) -> int:
 @kernel
 def reclaim_options(s, p: int, n: int) -> int:
     """Append Reclaim Landscape's codes: each face-down Landscape or none, times each Building move or none."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     for up in range(N_LANES + 1):
         if up < N_LANES and b.up[p, up]:
@@ -184,7 +184,7 @@ def reclaim_options(s, p: int, n: int) -> int:
 @kernel
 def discard_options(s, p: int, eff: int, n: int) -> int:
     """Append the discard-pile indexes a chosen-card effect may take (one per distinct card)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     start = n
     for i in range(pl.disc_n[p]):
@@ -203,7 +203,7 @@ def discard_options(s, p: int, eff: int, n: int) -> int:
 @kernel
 def enter_options(s, p: int, lane: int, c: int, n: int) -> int:
     """Append the enters-play choices of Creature ``c`` entering ``(p, lane)`` (always at least one)."""
-    p = sx.seat(p)  # seats as non-negative indexes (RULES.md §13)
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     b = s.board
     start = n
@@ -216,7 +216,7 @@ def enter_options(s, p: int, lane: int, c: int, n: int) -> int:
             n = add(s.scratch.subs, n, NO_LANE)
         elif eff == Effect.BOUNCE:
             n = add(s.scratch.subs, n, 0)
-            if b.cr_card[sx.opponent(p), lane] >= 0:
+            if b.cr_card[p ^ 1, lane] >= 0:
                 n = add(s.scratch.subs, n, 1)
             n = add(s.scratch.subs, n, 2)
         elif eff == Effect.FIELD_REAPER:
