@@ -147,6 +147,8 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
     """Return ``amount x factor(count)`` of one abilities.csv row for card ``c`` of side ``q`` in ``lane``."""
     if amount == 0:
         return 0
+    if kind == Count.ONE:  # most effect rows: count_of's first case, without the call (RULES.md §13)
+        return amount * factor(1, step, mode)
     n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
     return amount * factor(n, step, mode)
 
