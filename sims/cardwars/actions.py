@@ -103,15 +103,14 @@ def playable(s, p: int, c: int, free: bool) -> bool:
 @kernel
 def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
     """Append every PLAY action of card ``c`` from hand index ``src`` (or PENDING_SRC) to ``out[n:]``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     if not playable(s, p, c, src == PENDING_SRC):
         return n
     k = s.cards[c]
     b = s.board
     sc = s.scratch
     if k.type == CardType.SPELL:
-        m = opt.options(
-            s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0)
-        )  # int64 arguments: one compiled options
+        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0))  # int64 arguments: one compiled options
         for i in range(m):
             n = opt.add(out, n, encode(ActionKind.PLAY, src, 0, sc.opts[i]))
         return n
@@ -121,7 +120,7 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
             continue
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue  # an exhausted Creature cannot be replaced (R8, E3)
-        subs = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), sc.subs, np.int64(0))
+        subs = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
         for i in range(subs):
             a = lane | (sc.subs[i] << 2)
             if k.xcost == Cost.DISCARD_CARD:
@@ -134,6 +133,7 @@ def play_options(s, p: int, src: int, c: int, out, n: int) -> int:
 @kernel
 def discard_choices(s, p: int, src: int, a: int, out, n: int) -> int:
     """Append a PLAY action per distinct hand card seat ``p`` may discard as the extra cost (Field Reaper)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     for i in range(pl.hand_n[p]):
         if i == src or seen_before(s, p, i, src):
@@ -155,6 +155,7 @@ def seen_before(s, p: int, i: int, skip: int) -> bool:
 @kernel
 def floop_card(s, p: int, slot: int) -> int:
     """Return the card whose FLOOP the slot would use (Schoolhouse's copy, R22), or NO_CARD if none."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if slot < N_LANES:
         c = b.cr_card[p, slot]
@@ -171,6 +172,7 @@ def floop_card(s, p: int, slot: int) -> int:
 @kernel
 def use_options(s, p: int, slot: int, kind: int, out, n: int) -> int:
     """Append every FLOOP (or ACTIVATE) action of the card in ``slot`` to ``out[n:]`` (R10, R15, R16)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
     if kind == ActionKind.FLOOP:
@@ -183,7 +185,7 @@ def use_options(s, p: int, slot: int, kind: int, out, n: int) -> int:
             return n
     if s.cards[c].act_cost > s.meta.actions:
         return n
-    m = opt.options(s, np.int64(p), np.int64(lane), np.int64(c), s.scratch.opts, np.int64(0))
+    m = opt.options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
     for cost in range(N_LANES if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE else 1):
         if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE and b.cr_card[p, cost] < 0:
             continue

@@ -49,6 +49,7 @@ def write_event(s, kind: int, seat: int, card: int, target: int, value: int, ext
 @kernel
 def credit(s, q: int, lane: int, to_hero: int, amount: int) -> None:
     """Count ``amount`` damage dealt by the card at ``(q, lane)`` for its owner while it controls it."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     if amount <= 0 or lane < 0:
         return
     c = s.board.cr_card[q, lane]
@@ -64,6 +65,7 @@ def credit(s, q: int, lane: int, to_hero: int, amount: int) -> None:
 @kernel
 def credit_card(s, p: int, c: int, to_hero: int, amount: int) -> None:
     """Count ``amount`` damage dealt by a card of seat ``p``'s deck not on the board (a Spell, a leaving card)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     if amount <= 0 or c < 0:
         return
     r = s.tally.cards[p, c]
@@ -86,10 +88,11 @@ def hero_damage(s, q: int, amount: int, src: int) -> None:
     action's effect, a batch of simultaneous triggers), so both players can reach 0 at the
     same moment (R21).
     """
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     if amount <= 0:
         return
     s.board.hp[q] -= amount
-    s.tally.seats[1 - q].damage_to_hero += amount
+    s.tally.seats[q ^ 1].damage_to_hero += amount
     log_event(s, EventKind.HERO_DAMAGE, q, src, NO_CARD, amount, s.board.hp[q])
 
 
@@ -109,13 +112,14 @@ def check_end(s) -> bool:
     else:
         w = 0 if hp[1] <= 0 else 1
         m.winner, m.end_reason = w, EndReason.HP_ZERO
-        log_event(s, EventKind.WIN, w, NO_CARD, NO_CARD, hp[w], hp[1 - w])
+        log_event(s, EventKind.WIN, w, NO_CARD, NO_CARD, hp[w], hp[w ^ 1])
     return True
 
 
 @kernel
 def deal_damage(s, q: int, lane: int, amount: int, src: int, by: int) -> None:
     """Put ``amount`` damage on the Creature at ``(q, lane)`` in place (deaths wait for ``settle``)."""
+    q, by = q & 1, by & 1  # seats as non-negative indexes (RULES.md §13)
     if amount <= 0 or s.board.cr_card[q, lane] < 0:
         return
     b = s.board
@@ -129,6 +133,7 @@ def deal_damage(s, q: int, lane: int, amount: int, src: int, by: int) -> None:
 @kernel
 def heal(s, q: int, lane: int) -> None:
     """ "Gains 1 DEF" in place: remove 1 damage, or +1 DEF for good when undamaged (R12, E11)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if b.cr_card[q, lane] < 0:
         return
@@ -150,7 +155,8 @@ def suppressed(s, q: int, lane: int) -> bool:
 
     Palace of Bone (R22) in the opposing slot of its lane, or Schoolhouse's copy this turn.
     """
-    u = s.board.bu_card[1 - q, lane]
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
+    u = s.board.bu_card[q ^ 1, lane]
     if u >= 0 and s.cards[u].special == Special.PALACE_OF_BONE:
         return True
     return not abilities_on(s, q, lane)
@@ -159,6 +165,7 @@ def suppressed(s, q: int, lane: int) -> bool:
 @kernel
 def place(s, q: int, lane: int, c: int, owner: int) -> None:
     """Put Creature ``c`` (of ``owner``) into the empty slot ``(q, lane)``: Ready, no damage (R8, R9)."""
+    q, owner = q & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     b.cr_card[q, lane], b.cr_owner[q, lane], b.cr_dmg[q, lane] = c, owner, 0
     b.cr_exh[q, lane] = b.cr_floop[q, lane] = b.cr_pdef[q, lane] = 0
@@ -175,6 +182,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
 
     Its damage and turn state go with it (R8). Leaves-play effects are the caller's.
     """
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
@@ -193,6 +201,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
 @kernel
 def leave_play(s, q: int, lane: int, to_hand: int) -> None:
     """Take the Creature at ``(q, lane)`` out of play and resolve its leaves-play effect (R8, R22)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     fires = not suppressed(s, q, lane)
     owner = s.board.cr_owner[q, lane]
     c = take_off(s, q, lane, to_hand)
@@ -204,6 +213,7 @@ def leave_play(s, q: int, lane: int, to_hand: int) -> None:
 @kernel
 def destroy_building(s, q: int, lane: int) -> None:
     """Put the Building at ``(q, lane)`` into its owner's discard pile in place."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     u = s.board.bu_card[q, lane]
     if u < 0:
         return
@@ -220,6 +230,7 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
     A change of lane index is "changing Lanes" (Punk Cat, Woad Blood, Woadic Marauder);
     a change of side only (Spirit Tower) is not.
     """
+    q, q2 = q & 1, q2 & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     c = b.cr_card[q, lane]
     b.cr_card[q2, lane2], b.cr_owner[q2, lane2], b.cr_dmg[q2, lane2] = c, b.cr_owner[q, lane], b.cr_dmg[q, lane]
@@ -246,6 +257,7 @@ def move(s, q: int, lane: int, q2: int, lane2: int) -> None:
 @kernel
 def queue_trigger(s, c: int, q: int, lane: int, owner: int, choice: int, tgt: int) -> None:
     """Queue card ``c``'s triggered effect for controller ``q`` at ``lane`` (resolved by effects.run_queue)."""
+    q, owner = q & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     t = s.queue
     k = t.tail
     if k >= t.card.shape[0]:
@@ -285,7 +297,7 @@ def destroy_dead(s) -> None:
         n = 0
         for lane in range(N_LANES):
             for k in range(2):
-                q = s.meta.mover if k == 0 else 1 - s.meta.mover
+                q = s.meta.mover if k == 0 else s.meta.mover ^ 1
                 if b.cr_card[q, lane] >= 0 and b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
                     sc.dying_side[n], sc.dying_lane[n] = q, lane
                     n += 1
@@ -322,6 +334,7 @@ def destroy_dead(s) -> None:
 @kernel
 def destroy_creature(s, q: int, lane: int, by: int) -> None:
     """Destroy the Creature at ``(q, lane)`` in place (a cost or an effect, not damage), then settle."""
+    q, by = q & 1, by & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if b.cr_card[q, lane] < 0:
         return
@@ -344,6 +357,7 @@ def destroy_creature(s, q: int, lane: int, by: int) -> None:
 @kernel
 def draw(s, p: int) -> int:
     """Move seat ``p``'s top deck card to its hand in place; return it (NO_CARD: empty deck, R20)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     n = pl.deck_n[p]
     if n == 0:
@@ -365,6 +379,7 @@ def draw(s, p: int) -> int:
 @kernel
 def take_from_hand(s, p: int, i: int) -> int:
     """Remove hand entry ``i`` of seat ``p`` in place (order kept); return the card id."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     c = pl.hand[p, i]
     n = pl.hand_n[p]
@@ -378,6 +393,7 @@ def take_from_hand(s, p: int, i: int) -> int:
 @kernel
 def discard_from_hand(s, p: int, i: int) -> int:
     """Discard hand entry ``i`` of seat ``p`` to its owner's discard pile in place; return the card."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     owner = s.piles.hand_own[p, i]
     c = take_from_hand(s, p, i)
     push(s.piles.disc, s.piles.disc_n, owner, c)
@@ -389,6 +405,7 @@ def discard_from_hand(s, p: int, i: int) -> int:
 @kernel
 def mill(s, p: int) -> int:
     """Put seat ``p``'s top deck card into its discard pile in place; return it (NO_CARD if empty)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     n = s.piles.deck_n[p]
     if n == 0:
         return NO_CARD

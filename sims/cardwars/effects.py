@@ -55,6 +55,7 @@ def run_queue(s) -> None:
 @kernel
 def resolve_all(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> None:
     """Resolve card ``c``'s effect rows in order for controller ``p`` in place (see module doc)."""
+    p, owner = p & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     resolve(s, p, lane, c, owner, k.e1_effect, k.e1_target, k.e1_amount, k.e1_count, k.e1_land, k.e1_n, k.e1_mode,
             choice, tgt)  # fmt: skip
@@ -66,6 +67,7 @@ def resolve_all(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int)
 @kernel
 def resolve(s, p, lane, c, owner, eff, target, amount, count, land, step, mode, choice, tgt) -> None:
     """Resolve one effect row in place; ``amount x factor(count)`` is its size (RULES.md §3)."""
+    p, owner = p & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     v = sx.row_value(s, amount, count, land, step, mode, p, lane, c)
     if eff == Effect.DAMAGE:
         damage(s, p, lane, c, owner, target, amount, v, tgt)
@@ -73,12 +75,12 @@ def resolve(s, p, lane, c, owner, eff, target, amount, count, land, step, mode, 
         for _ in range(v):
             bd.draw(s, p)
             if target == Target.EACH_PLAYER:
-                bd.draw(s, 1 - p)
+                bd.draw(s, p ^ 1)
     elif eff == Effect.MILL:
         for _ in range(v):
             bd.mill(s, p)
     elif eff == Effect.DISCARD:
-        ask_discard(s, 1 - p, v)
+        ask_discard(s, p ^ 1, v)
     elif eff == Effect.TURN_ATK:
         turn_atk(s, p, lane, c, target, v, tgt)
     elif eff == Effect.HEAL:
@@ -107,8 +109,8 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     elif eff == Effect.DESTROY:
         if target == Target.BUILDING_IN_LANE:
             bd.destroy_building(s, tgt, lane)
-        elif b.cr_card[1 - p, lane] >= 0:
-            bd.destroy_creature(s, 1 - p, lane, p)
+        elif b.cr_card[p ^ 1, lane] >= 0:
+            bd.destroy_creature(s, p ^ 1, lane, p)
     elif eff == Effect.FLIP_DOWN:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice)
         if m < N_LANES and b.up[q, m] and sx.land_ok(b.land[q, m], land):
@@ -143,8 +145,8 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         if x >= 0:
             for m in range(N_LANES):
                 cost = np.int64(s.cards[x].cost)
-                bd.deal_damage(s, 1 - p, m, cost, c, p)
-                bd.credit(s, p, lane, np.int64(0), cost if b.cr_card[1 - p, m] >= 0 else 0)
+                bd.deal_damage(s, p ^ 1, m, cost, c, p)
+                bd.credit(s, p, lane, np.int64(0), cost if b.cr_card[p ^ 1, m] >= 0 else 0)
     elif eff == Effect.OGRE_GAS:
         ogre_gas(s, p, amount)
     elif eff == Effect.SCHOOLHOUSE:
@@ -154,8 +156,8 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         if b.cr_card[q, m] >= 0 and b.cr_card[q, lane] < 0:
             bd.move(s, q, m, q, lane)
     elif eff == Effect.SPIRIT_TOWER:
-        if b.cr_card[p, lane] < 0 and b.cr_card[1 - p, lane] >= 0:
-            bd.move(s, 1 - p, lane, p, lane)
+        if b.cr_card[p, lane] < 0 and b.cr_card[p ^ 1, lane] >= 0:
+            bd.move(s, p ^ 1, lane, p, lane)
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0
             sx.stale_turn(s)
             b.cr_stolen[p, lane] = 1
@@ -184,7 +186,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
 def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
     """Deal an effect's damage in place: to the opponent or to Creatures (R11: damage, then deaths)."""
     if target == Target.OPPONENT:
-        bd.hero_damage(s, 1 - p, np.int64(v), c)
+        bd.hero_damage(s, p ^ 1, np.int64(v), c)
         hit(s, p, lane, c, owner, np.int64(1), np.int64(v))
         return
     for q in range(2):
@@ -209,6 +211,7 @@ def damage(s, p, lane, c, owner, target, amount, v, tgt) -> None:
 @kernel
 def hit(s, p, lane, c, owner, to_hero, amount) -> None:
     """Credit ``amount`` damage to card ``c`` of ``owner`` when it acted for its owner (cards table)."""
+    p, owner = p & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     if owner != p:
         return
     if lane >= 0 and s.board.cr_card[p, lane] == c:
@@ -259,6 +262,7 @@ def ask_discard(s, q: int, n: int) -> None:
 @kernel
 def to_hand(s, p: int, c: int, owner: int) -> None:
     """Put card ``c`` (of ``owner``) into seat ``p``'s hand in place."""
+    p, owner = p & 1, owner & 1  # seats as non-negative indexes (RULES.md §13)
     n = s.piles.hand_n[p]
     s.piles.hand[p, n], s.piles.hand_own[p, n] = c, owner
     s.piles.hand_n[p] = n + 1
@@ -272,6 +276,7 @@ def picks(s, p: int, target: int, land: int, k: int) -> int:
 
     With ``k = -1`` return how many pass. Filters: Creature cards or any card, of ``land``.
     """
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for i in range(s.piles.disc_n[p]):
         x = s.piles.disc[p, i]
@@ -299,6 +304,7 @@ def return_random(s, p: int, target: int, land: int) -> None:
 @kernel
 def flip(s, q: int, lane: int, up: int) -> None:
     """Turn the Landscape at ``(q, lane)`` face up (1) or down (0) in place."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     s.board.up[q, lane] = up
     sx.stale(s)
     bd.log_event(s, EventKind.FLIP, q, NO_CARD, NO_CARD, lane, up)
@@ -307,9 +313,10 @@ def flip(s, q: int, lane: int, up: int) -> None:
 @kernel
 def bounce_slot(s, p, lane, c, target, choice, tgt) -> tuple[int, int]:
     """Return the slot a BOUNCE effect returns to hand, or (-1, 0) for none."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     if target == Target.CREATURE_IN_LANE_OPTIONAL:  # Legion of Earlings: 0 none, 1 opposing, 2 itself
         if choice == 1:
-            return 1 - p, lane
+            return p ^ 1, lane
         if choice == 2 and s.board.cr_card[p, lane] == c:
             return p, lane
         return -1, 0
@@ -329,8 +336,8 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
     d = lane - 1 if choice == 0 else lane + 1
     if not 0 <= d < N_LANES or b.cr_card[p, d] >= 0:
         return
-    if b.cr_card[1 - p, lane] >= 0:
-        bd.move(s, 1 - p, lane, p, d)
+    if b.cr_card[p ^ 1, lane] >= 0:
+        bd.move(s, p ^ 1, lane, p, d)
         b.cr_exh[p, d], b.cr_floop[p, d] = 1, 0  # readies at its new controller's next Ready step
         sx.stale_turn(s)
         bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, d], NO_CARD, d, 0)
@@ -341,7 +348,7 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
 @hot
 def silo(s, p: int) -> None:
     """Silo of Truth (R18): take a random card of the opponent's hand; the thief plays it (a pending choice)."""
-    q = 1 - p
+    q = p ^ 1
     n = s.piles.hand_n[q]
     if n == 0:
         return
@@ -393,6 +400,7 @@ def ogre_gas(s, p: int, amount: int) -> None:
 @kernel
 def keep_bottom(s, p: int, k: int) -> None:
     """Put revealed card ``k`` on the bottom of ``p``'s deck and discard the other revealed cards (Ogre Gas)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     m = s.meta
     pl = s.piles
     for i in range(pl.deck_n[p], 0, -1):
@@ -411,6 +419,7 @@ def keep_bottom(s, p: int, k: int) -> None:
 @kernel
 def floop_creatures_in_discard(s, p: int, k: int) -> int:
     """Return the ``k``-th Floop Creature card of ``p``'s discard pile (k = -1: how many there are)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for i in range(s.piles.disc_n[p]):
         x = s.piles.disc[p, i]

@@ -64,6 +64,7 @@ def set_up(s, decks: np.ndarray, game: int, seed: np.uint64, last_winner: int) -
 @kernel
 def mulligan(s, p: int) -> None:
     """Take seat ``p``'s mulligan in place: hand back, shuffle all its cards, draw a new hand (R5)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     while pl.hand_n[p] > 0:
         c = bd.take_from_hand(s, p, pl.hand_n[p] - 1)
@@ -92,7 +93,7 @@ def begin_turn(s) -> None:
         b.bu_exh[p, lane] = 0
     m.actions, m.plays, m.floops, m.sot_lane = s.params.actions_per_turn, 0, 0, 0
     m.phase = Phase.MAIN
-    bd.log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], b.hp[p], b.hp[1 - p])
+    bd.log_event(s, EventKind.TURN_START, p, s.piles.hand_n[p], s.piles.deck_n[p], b.hp[p], b.hp[p ^ 1])
     bd.settle(s)
     fx.run_queue(s)
     if m.phase != Phase.OVER:
@@ -102,6 +103,7 @@ def begin_turn(s) -> None:
 @kernel
 def mummy_can_return(s, p: int, lane: int) -> bool:
     """Return True if Ms. Mummy at ``(p, lane)`` has a SandyLands Creature to heal (Glossary *Target*)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     land = s.cards[b.cr_card[p, lane]].e1_land
     for m in range(N_LANES):
@@ -174,7 +176,7 @@ def can_fight(s, p: int, lane: int) -> bool:
     b = s.board
     if b.cr_card[p, lane] < 0 or b.cr_exh[p, lane]:
         return False
-    return b.cr_card[1 - p, lane] < 0 or not protected(s, 1 - p, lane)
+    return b.cr_card[p ^ 1, lane] < 0 or not protected(s, p ^ 1, lane)
 
 
 @hot
@@ -199,21 +201,22 @@ def end_main(s) -> None:
 @kernel
 def fight(s, p: int, lane: int) -> None:
     """Seat ``p``'s Creature in ``lane`` fights in place: both deal damage at once, or hit Hit Points (R11)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     c = b.cr_card[p, lane]
     b.cr_exh[p, lane] = 1
-    d = b.cr_card[1 - p, lane]
+    d = b.cr_card[p ^ 1, lane]
     dealt = sx.damage_dealt(s, p, lane)
     bd.log_event(s, EventKind.FIGHT, p, c, d, lane, dealt)
     if d >= 0:
-        back = sx.damage_dealt(s, 1 - p, lane)
-        bd.deal_damage(s, 1 - p, lane, np.int64(dealt), np.int64(c), p)
-        bd.deal_damage(s, p, lane, np.int64(back), np.int64(d), 1 - p)
+        back = sx.damage_dealt(s, p ^ 1, lane)
+        bd.deal_damage(s, p ^ 1, lane, np.int64(dealt), np.int64(c), p)
+        bd.deal_damage(s, p, lane, np.int64(back), np.int64(d), p ^ 1)
         bd.credit(s, p, lane, np.int64(0), np.int64(dealt))
-        bd.credit(s, 1 - p, lane, np.int64(0), np.int64(back))
+        bd.credit(s, p ^ 1, lane, np.int64(0), np.int64(back))
         bd.destroy_dead(s)  # damage is no input of ATK/DEF: the stats the fight read are still current
     else:
-        bd.hero_damage(s, 1 - p, np.int64(dealt), np.int64(c))
+        bd.hero_damage(s, p ^ 1, np.int64(dealt), np.int64(c))
         bd.credit(s, p, lane, np.int64(1), np.int64(dealt))
         bd.check_end(s)
 
@@ -231,6 +234,7 @@ def fight_action(s, lane: int) -> None:
 @kernel
 def give_back(s, p: int) -> None:
     """Spirit Tower: Creatures seat ``p`` took this turn go back to their owner's side (RULES.md §8 Q6)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     for lane in range(N_LANES):
         if b.cr_card[p, lane] < 0 or not b.cr_stolen[p, lane]:
@@ -276,7 +280,7 @@ def end_turn(s) -> None:
         m.phase, m.winner, m.end_reason = Phase.OVER, NO_WINNER, EndReason.TIMEOUT
         bd.log_event(s, EventKind.TIMEOUT, p, NO_CARD, NO_CARD, m.turn, 0)
         return
-    m.mover = 1 - p
+    m.mover = p ^ 1
     begin_turn(s)
 
 
@@ -297,6 +301,7 @@ def record_turn(s) -> None:
 @kernel
 def creatures(s, q: int) -> int:
     """Return how many Creatures side ``q`` controls."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for lane in range(N_LANES):
         n += s.board.cr_card[q, lane] >= 0
@@ -306,6 +311,7 @@ def creatures(s, q: int) -> int:
 @kernel
 def buildings(s, q: int) -> int:
     """Return how many Buildings side ``q`` controls."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for lane in range(N_LANES):
         n += s.board.bu_card[q, lane] >= 0
@@ -327,7 +333,7 @@ def choose(s, option: int) -> None:
             bd.log_event(s, EventKind.MULLIGAN, m.decider, NO_CARD, NO_CARD, 0, 0)
         m.pend_left -= 1
         if m.pend_left > 0:
-            m.decider = 1 - m.decider
+            m.decider = m.decider ^ 1
             return
         m.pending = Choice.NONE
         m.mover = m.first_seat

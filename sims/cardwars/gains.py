@@ -26,6 +26,7 @@ def damage_value(s, p: int, q: int, lane: int, take: int) -> float:
 @kernel
 def atk_gain(s, p: int, q: int, lane: int, delta: int) -> float:
     """Return seat ``p``'s value of the Creature at ``(q, lane)`` having ``delta`` more ATK this turn."""
+    p, q = p & 1, q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if b.cr_card[q, lane] < 0 or b.cr_card[p, lane] < 0 or flow.first_turn_rule(s) or not flow.can_fight(s, p, lane):
         return 0.0  # "this turn": only a Creature of ours that fights now gains from it
@@ -40,6 +41,7 @@ def atk_gain(s, p: int, q: int, lane: int, delta: int) -> float:
 @kernel
 def land_dependents(s, q: int, land: int) -> int:
     """Return how many of side ``q``'s Creatures count face-up Landscapes of ``land`` (stat rows)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for lane in range(N_LANES):
         d = s.board.cr_card[q, lane]
@@ -53,11 +55,12 @@ def land_dependents(s, q: int, land: int) -> int:
 @kernel
 def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice, tgt) -> float:
     """Return seat ``p``'s value of one effect row of card ``c`` used from ``lane`` with ``choice``/``tgt``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     v = sx.row_value(s, amount, count, land, step, mode, p, lane, c)
     if eff == Effect.DAMAGE:
         if target == Target.OPPONENT:
-            return v * wt(s, p, W.FACE) + (wt(s, p, W.WIN) if v >= b.hp[1 - p] else 0.0)
+            return v * wt(s, p, W.FACE) + (wt(s, p, W.WIN) if v >= b.hp[p ^ 1] else 0.0)
         g = 0.0
         for q in range(2):
             for m in range(N_LANES):
@@ -78,7 +81,7 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
     if eff == Effect.MILL:
         return v * wt(s, p, W.MILL)
     if eff == Effect.DISCARD:
-        return min(v, s.piles.hand_n[1 - p]) * wt(s, p, W.CARD)
+        return min(v, s.piles.hand_n[p ^ 1]) * wt(s, p, W.CARD)
     if eff == Effect.TURN_ATK:
         return turn_atk_gain(s, p, lane, c, target, v, land, tgt)
     if eff == Effect.HEAL:
@@ -120,7 +123,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
     if eff == Effect.DESTROY:
         if target == Target.BUILDING_IN_LANE:
             return bld if tgt != p else -bld
-        return wt(s, p, W.KILL) + creature_value(s, p, 1 - p, lane)
+        return wt(s, p, W.KILL) + creature_value(s, p, p ^ 1, lane)
     if eff == Effect.FLIP_DOWN or eff == Effect.FLIP_UP:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice if eff == Effect.FLIP_DOWN else tgt)
         if m >= N_LANES:
@@ -133,8 +136,8 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
         return 0.5 * card if choice < N_LANES else 0.0
     if eff == Effect.FIELD_REAPER:
         d = lane - 1 if choice == 0 else lane + 1
-        if b.cr_card[1 - p, lane] >= 0 and 0 <= d < N_LANES and b.cr_card[p, d] < 0:
-            return 2.0 * creature_value(s, p, 1 - p, lane)
+        if b.cr_card[p ^ 1, lane] >= 0 and 0 <= d < N_LANES and b.cr_card[p, d] < 0:
+            return 2.0 * creature_value(s, p, p ^ 1, lane)
         return 0.0
     if eff == Effect.SILO:
         return 2.0 * card
@@ -144,7 +147,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
     if eff == Effect.GREEN_MERMAN:
         g = 0.0
         for m in range(N_LANES):
-            g += damage_value(s, p, 1 - p, m, 1)
+            g += damage_value(s, p, p ^ 1, m, 1)
         return g
     if eff == Effect.OGRE_GAS:
         return 2.0 * wt(s, p, W.MILL)
@@ -154,9 +157,9 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
         q, m = tgt >> 2, tgt & 3
         return move_gain(s, p, m, lane) if q == p else 0.5 * wt(s, p, W.BLOCK) * sx.damage_dealt(s, q, m)
     if eff == Effect.SPIRIT_TOWER:
-        if b.cr_card[p, lane] >= 0 or b.cr_card[1 - p, lane] < 0:
+        if b.cr_card[p, lane] >= 0 or b.cr_card[p ^ 1, lane] < 0:
             return 0.0
-        return sx.damage_dealt(s, 1 - p, lane) * face
+        return sx.damage_dealt(s, p ^ 1, lane) * face
     if eff == Effect.COFFIN:
         return coffin_gain(s, p)
     if eff == Effect.ZAZO:
@@ -172,17 +175,18 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
 @kernel
 def move_gain(s, p: int, src: int, dst: int) -> float:
     """Return the value of moving seat ``p``'s Creature from lane ``src`` to the empty lane ``dst``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if b.cr_card[p, src] < 0:
         return 0.0
     atk, left, mult = b.cr_atk[p, src], b.cr_def[p, src] - b.cr_dmg[p, src], sx.multiplier(s, p, src)
     ready = not b.cr_exh[p, src] and not flow.first_turn_rule(s)
     after = fight_value(s, p, dst, atk, left, mult, 0) if ready else 0.0
-    if b.cr_card[1 - p, dst] >= 0:
-        after += wt(s, p, W.BLOCK) * sx.damage_dealt(s, 1 - p, dst)
+    if b.cr_card[p ^ 1, dst] >= 0:
+        after += wt(s, p, W.BLOCK) * sx.damage_dealt(s, p ^ 1, dst)
     before = current_fight(s, p, src)
-    if b.cr_card[1 - p, src] >= 0:
-        before += wt(s, p, W.BLOCK) * sx.damage_dealt(s, 1 - p, src)
+    if b.cr_card[p ^ 1, src] >= 0:
+        before += wt(s, p, W.BLOCK) * sx.damage_dealt(s, p ^ 1, src)
     g = after - before
     if s.cards[b.cr_card[p, src]].trigger == Part.MOVES:
         g += wt(s, p, W.CARD)  # Woadic Marauder draws
@@ -203,6 +207,7 @@ def coffin_gain(s, p: int) -> float:
 @kernel
 def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     """Return seat ``p``'s value of card ``c``'s effect rows used from ``lane`` with ``choice``/``tgt``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     if k.e1_effect == Effect.NONE:
         return 0.0

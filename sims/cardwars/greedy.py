@@ -26,13 +26,14 @@ from sims.core.jit import hot, kernel
 @kernel
 def context(s, p: int) -> None:
     """Fill the per-decision facts the valuations share (``scratch.g_*``) for seat ``p``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b, sc = s.board, s.scratch
     first = flow.first_turn_rule(s)
     for lane in range(N_LANES):
         sc.g_fight[lane] = current_fight(s, p, lane) if b.cr_card[p, lane] >= 0 else 0.0
-        opp = b.cr_card[1 - p, lane] >= 0
-        sc.g_block[lane] = wt(s, p, W.BLOCK) * sx.damage_dealt(s, 1 - p, lane) if opp else 0.0
-        sc.g_attack[lane] = not first and (not opp or not flow.protected(s, 1 - p, lane))
+        opp = b.cr_card[p ^ 1, lane] >= 0
+        sc.g_block[lane] = wt(s, p, W.BLOCK) * sx.damage_dealt(s, p ^ 1, lane) if opp else 0.0
+        sc.g_attack[lane] = not first and (not opp or not flow.protected(s, p ^ 1, lane))
     for land in range(sc.g_ally.shape[0]):
         sc.g_ally[land] = 0.0
     for m in range(N_LANES):
@@ -53,6 +54,7 @@ def context(s, p: int) -> None:
 @kernel
 def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     """Return the value of playing hand card ``src`` (or Silo's card) with arguments ``a``/``tgt``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     free = src == PENDING_SRC
     c = s.meta.pend_card if free else s.piles.hand[p, src]
     k = s.cards[c]
@@ -93,6 +95,7 @@ def woadic_chiefs(s, p: int) -> int:
 @kernel
 def building_value(s, p: int, lane: int, c: int) -> float:
     """Return the value of Building ``c`` in ``(p, lane)``: its aura on the Creature there, replacing none."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     v = wt(s, p, W.BUILDING)
@@ -106,15 +109,16 @@ def building_value(s, p: int, lane: int, c: int) -> float:
         else:
             v += k.au_amount * wt(s, p, W.DEF)
     if k.trigger == Part.FLOOP or k.trigger == Part.ACTIVATE:
-        v += 0.3 * (b.cr_card[p, lane] >= 0 or b.cr_card[1 - p, lane] >= 0)
+        v += 0.3 * (b.cr_card[p, lane] >= 0 or b.cr_card[p ^ 1, lane] >= 0)
     if k.special == Special.PALACE_OF_BONE:
-        v += 0.3 * (b.cr_card[1 - p, lane] >= 0)
+        v += 0.3 * (b.cr_card[p ^ 1, lane] >= 0)
     return v
 
 
 @kernel
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
     if slot < N_LANES:
@@ -184,6 +188,7 @@ def decide(s, who: int) -> int:
     single-caller helpers are copied into it): the game loop and the planner's look-ahead call
     it with an int64 ``who``, so it is compiled once (RULES.md §13).
     """
+    who = who & 1  # seats as non-negative indexes (RULES.md §13)
     m = s.meta
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0
@@ -265,7 +270,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     cost = act.paid_cost(s, p, c) * wt(s, p, W.ACTION) + wt(s, p, W.PLAY_MIN)
     best, best_a = NEG, 0
     if k.type == CardType.SPELL:
-        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), sc.opts, np.int64(0))
+        m = opt.options(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0))
         bonus = 0.2 * wt(s, p, W.CARD) * woadic_chiefs(s, p)
         for i in range(m):
             v = effect_gain(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(0), np.int64(sc.opts[i])) + bonus
@@ -295,7 +300,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
         v += allies_gain(s, p, lane, c) - loss
         sub = 0
         if etb:
-            m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), sc.subs, np.int64(0))
+            m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
             gain = NEG
             for i in range(m):
                 g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(sc.subs[i]), np.int64(discard))

@@ -150,16 +150,16 @@ META_DTYPE = np.dtype(
         ("seed", np.uint64),  # the game's seed
         ("n_cards", np.int16),  # rows of ``cards`` in use
         ("turn", np.int16),  # global turn number, 1-based (0 = set-up)
-        ("mover", np.int8),  # seat taking the current turn
-        ("first_seat", np.int8),  # seat that took turn 1
+        ("mover", np.uint8),  # seat taking the current turn (unsigned: an index with no negative fix-up, RULES.md §13)
+        ("first_seat", np.uint8),  # seat that took turn 1
         ("phase", np.int8),  # Phase
         ("actions", np.int16),  # Actions left this turn
         ("pending", np.int8),  # Choice
-        ("decider", np.int8),  # seat deciding the pending choice
+        ("decider", np.uint8),  # seat deciding the pending choice
         ("resume", np.int8),  # Resume
         ("pend_left", np.int8),  # DISCARD: cards still to discard; MULLIGAN: seats still to decide
         ("pend_card", np.int16),  # SILO: the card taken; MUMMY: unused
-        ("pend_owner", np.int8),  # SILO: its owner
+        ("pend_owner", np.uint8),  # SILO: its owner
         ("sot_lane", np.int8),  # next lane of the start-of-turn triggers
         ("reveal", np.int16, (3,)),  # OGRE: the revealed cards (-1 = none)
         ("reveal_n", np.int8),
@@ -179,7 +179,7 @@ META_DTYPE = np.dtype(
 BOARD_DTYPE = np.dtype(
     [
         ("cr_card", np.int16, (2, N_LANES)),  # Creature in each slot (-1 none)
-        ("cr_owner", np.int8, (2, N_LANES)),  # its owner (the seat whose deck it came from)
+        ("cr_owner", np.uint8, (2, N_LANES)),  # its owner (the seat whose deck it came from)
         ("cr_dmg", np.int16, (2, N_LANES)),  # damage on it
         ("cr_exh", np.int8, (2, N_LANES)),  # 1 = exhausted (fought, Flooped or stolen)
         ("cr_floop", np.int8, (2, N_LANES)),  # 1 = Flooped (until its controller's next Ready, R10)
@@ -190,11 +190,11 @@ BOARD_DTYPE = np.dtype(
         ("cr_entered", np.int16, (2, N_LANES)),  # turn it entered play
         ("cr_copy", np.int16, (2, N_LANES)),  # Schoolhouse: the Floop Creature copied this turn (-1 none)
         ("cr_stolen", np.int8, (2, N_LANES)),  # 1 = taken by Spirit Tower: goes back at the end of the turn
-        ("cr_hit_by", np.int8, (2, N_LANES)),  # side that last damaged it (credit for its death)
+        ("cr_hit_by", np.uint8, (2, N_LANES)),  # side that last damaged it (credit for its death)
         ("cr_atk", np.int16, (2, N_LANES)),  # current ATK (board.refresh)
         ("cr_def", np.int16, (2, N_LANES)),  # current DEF (board.refresh)
         ("bu_card", np.int16, (2, N_LANES)),  # Building in each slot (-1 none)
-        ("bu_owner", np.int8, (2, N_LANES)),
+        ("bu_owner", np.uint8, (2, N_LANES)),
         ("bu_exh", np.int8, (2, N_LANES)),  # 1 = Flooped this turn
         ("land", np.int8, (2, N_LANES)),  # Landscape type under each slot
         ("up", np.int8, (2, N_LANES)),  # 1 = face up
@@ -211,7 +211,7 @@ PILES_DTYPE = np.dtype(
         ("deck", np.int16, (2, MAX_DECK)),  # deck[p, :deck_n[p]]: draw pile, top = last
         ("deck_n", np.int16, (2,)),
         ("hand", np.int16, (2, MAX_HAND)),  # hand[p, :hand_n[p]] in arrival order
-        ("hand_own", np.int8, (2, MAX_HAND)),  # owner of each hand card (thief_hand variant)
+        ("hand_own", np.uint8, (2, MAX_HAND)),  # owner of each hand card (thief_hand variant)
         ("hand_n", np.int16, (2,)),
         ("disc", np.int16, (2, MAX_DECK)),  # disc[p, :disc_n[p]]: owner p's discard pile, newest last
         ("disc_n", np.int16, (2,)),
@@ -241,9 +241,9 @@ MAX_QUEUE = 32  # triggers waiting to resolve (a few at most in practice)
 QUEUE_DTYPE = np.dtype(
     [
         ("card", np.int16, (MAX_QUEUE,)),  # the card whose effect rows resolve
-        ("side", np.int8, (MAX_QUEUE,)),  # its controller
+        ("side", np.uint8, (MAX_QUEUE,)),  # its controller
         ("lane", np.int8, (MAX_QUEUE,)),  # its lane (where it was, for a card that left play)
-        ("owner", np.int8, (MAX_QUEUE,)),
+        ("owner", np.uint8, (MAX_QUEUE,)),
         ("choice", np.int16, (MAX_QUEUE,)),  # its enters-play choice
         ("tgt", np.int16, (MAX_QUEUE,)),  # its target code
         ("batch", np.int32, (MAX_QUEUE,)),  # triggers of one event share a batch: one moment (R19, R21)
@@ -282,10 +282,10 @@ SCRATCH_DTYPE = np.dtype(
         ("fixed_land", np.int8, (2, N_LANES)),  # Landscapes of the fixed decks (prepare)
         ("fixed_name", np.int8, (2,)),  # DeckName of the fixed decks
         ("dying_card", np.int16, (2 * N_LANES,)),  # Creatures leaving play together (board.settle)
-        ("dying_side", np.int8, (2 * N_LANES,)),
-        ("dying_lane", np.int8, (2 * N_LANES,)),
+        ("dying_side", np.uint8, (2 * N_LANES,)),
+        ("dying_lane", np.uint8, (2 * N_LANES,)),
         ("dying_on", np.int8, (2 * N_LANES,)),
-        ("dying_owner", np.int8, (2 * N_LANES,)),  # 1 = its leaves-play effect fires
+        ("dying_owner", np.uint8, (2 * N_LANES,)),  # 1 = its leaves-play effect fires
         ("log", EVENT_DTYPE, (MAX_EVENTS,)),  # replay log (when meta.log_on)
     ],
     align=True,

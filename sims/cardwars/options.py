@@ -1,6 +1,8 @@
 """What an ability may target: the legal choices of a Spell, Floop, activation or enters-play effect (R13, R15).
 
-Each ``*_options`` writes encoded choices into ``out`` from index ``n`` and returns the new count.
+Each ``*_options`` writes encoded choices into ``scratch.opts`` (``enter_options``: ``scratch.subs``)
+from index ``n`` and returns the new count. The buffer is read from the state, not passed: an array
+argument costs a reference count pair at every call (RULES.md §13).
 """
 
 import numpy as np
@@ -26,12 +28,13 @@ def adjacent_sides(s, p: int) -> int:
 
 
 @kernel
-def options(s, p: int, lane: int, c: int, out, n: int) -> int:
-    """Append the legal target codes of card ``c``'s first effect, used from ``(p, lane)``, to ``out[n:]``.
+def options(s, p: int, lane: int, c: int, n: int) -> int:
+    """Append the legal target codes of card ``c``'s first effect, used from ``(p, lane)``, to ``scratch.opts[n:]``.
 
     Return the new length; an effect that needs a target and has none adds nothing, so it
     cannot be used (R15). Untargeted effects add the single code 0 when usable.
     """
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     eff, target = k.e1_effect, k.e1_target
     b = s.board
@@ -39,60 +42,66 @@ def options(s, p: int, lane: int, c: int, out, n: int) -> int:
         for f in range(N_LANES):
             for t in range(N_LANES):
                 if b.cr_card[p, f] >= 0 and b.cr_card[p, t] < 0:
-                    n = add(out, n, 4 * f + t)
+                    n = add(s.scratch.opts, n, 4 * f + t)
         return n
     if eff == Effect.RECLAIM:
-        return reclaim_options(s, p, out, n)
+        return reclaim_options(s, p, n)
     if eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP:
-        return discard_options(s, p, eff, out, n)
+        return discard_options(s, p, eff, n)
     if eff == Effect.SILO:
-        return add(out, n, 0) if s.piles.hand_n[1 - p] > 0 else n
+        return add(s.scratch.opts, n, 0) if s.piles.hand_n[p ^ 1] > 0 else n
     if eff == Effect.SCHOOLHOUSE:
         ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
-        return add(out, n, 0) if ok else n
+        return add(s.scratch.opts, n, 0) if ok else n
     if eff == Effect.RETURN_RANDOM and s.params.empty_pick == EmptyPick.FORBIDDEN:
-        return add(out, n, 0) if picks(s, np.int64(p), np.int64(target), np.int64(k.e1_land), np.int64(-1)) > 0 else n
+        return (
+            add(s.scratch.opts, n, 0)
+            if picks(s, np.int64(p), np.int64(target), np.int64(k.e1_land), np.int64(-1)) > 0
+            else n
+        )
     if eff == Effect.MOVE_INTO_LANE:
-        return creature_options(s, p, lane, c, target, out, n, True)
-    return target_options(s, p, lane, c, target, out, n)
+        return creature_options(s, p, lane, c, target, n, True)
+    return target_options(s, p, lane, c, target, n)
 
 
 @kernel
-def target_options(s, p: int, lane: int, c: int, target: int, out, n: int) -> int:
+def target_options(s, p: int, lane: int, c: int, target: int, n: int) -> int:
     """Append the codes of ``target`` (Target) for card ``c`` at ``(p, lane)``; see ``options``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     if target == Target.OPPOSING_IN_LANE:
-        return add(out, n, 0) if b.cr_card[1 - p, lane] >= 0 else n
+        return add(s.scratch.opts, n, 0) if b.cr_card[p ^ 1, lane] >= 0 else n
     if target == Target.OWN_IN_LANE:
-        return add(out, n, 0) if b.cr_card[p, lane] >= 0 else n
+        return add(s.scratch.opts, n, 0) if b.cr_card[p, lane] >= 0 else n
     if target == Target.BUILDING_IN_LANE:
         for q in range(2):
             if b.bu_card[q, lane] >= 0:
-                n = add(out, n, q)
+                n = add(s.scratch.opts, n, q)
         return n
     if target == Target.LANDSCAPE_IN_LANE:
         for q in range(2):
             if b.up[q, lane] and sx.land_ok(b.land[q, lane], k.e1_land):
-                n = add(out, n, q)
+                n = add(s.scratch.opts, n, q)
         return n
     if target == Target.OWN_FACE_DOWN or target == Target.OWN_LANDSCAPE:
         for m in range(N_LANES):
             down = target == Target.OWN_FACE_DOWN and not b.up[p, m]
             if down or (target == Target.OWN_LANDSCAPE and b.up[p, m] and b.land[p, m] == k.e1_land):
-                n = add(out, n, m)
+                n = add(s.scratch.opts, n, m)
         return n
     if target == Target.DISTINCT_CREATURES:
-        return mask_options(s, p, lane, c, out, n)
+        return mask_options(s, p, lane, c, n)
     chosen = target == Target.CREATURE or target == Target.CREATURE_IN_LANE or target == Target.OWN_LAND_CREATURE
     if chosen or target == Target.LAND_CREATURE or target == Target.CREATURE_ADJACENT_LANE:
-        return creature_options(s, p, lane, c, target, out, n, False)
-    return add(out, n, 0)
+        return creature_options(s, p, lane, c, target, n, False)
+    return add(s.scratch.opts, n, 0)
 
 
 @kernel
-def creature_options(s, p: int, lane: int, c: int, target: int, out, n: int, into_lane: bool) -> int:
+def creature_options(s, p: int, lane: int, c: int, target: int, n: int, into_lane: bool) -> int:
     """Append the slots of the Creatures ``target`` may choose (``into_lane``: Woad Mobile Home's room check)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     land = s.cards[c].e1_land
     for q in range(2):
@@ -112,13 +121,14 @@ def creature_options(s, p: int, lane: int, c: int, target: int, out, n: int, int
             else:
                 ok = True
             if ok:
-                n = add(out, n, 4 * q + m)
+                n = add(s.scratch.opts, n, 4 * q + m)
     return n
 
 
 @kernel
-def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
+def mask_options(s, p: int, lane: int, c: int, n: int) -> int:
     """Append Patchy the Pumpkin's target sets as slot masks (R15: mandatory repeats or up to)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     avail = 0
@@ -136,13 +146,13 @@ def mask_options(s, p: int, lane: int, c: int, out, n: int) -> int:
     )
     want = min(times, creatures)
     if want == 0:
-        return add(out, n, 0)  # no Cornfield: the Floop deals nothing
+        return add(s.scratch.opts, n, 0)  # no Cornfield: the Floop deals nothing
     for mask in range(1, 256):
         if mask & ~avail:
             continue
         size = popcount(mask)
         if size == want or (s.params.repeat_targets == RepeatTargets.UP_TO and size < want):
-            n = add(out, n, mask)
+            n = add(s.scratch.opts, n, mask)
     return n
 
 
@@ -157,8 +167,9 @@ def popcount(x: int) -> int:
 
 
 @kernel
-def reclaim_options(s, p: int, out, n: int) -> int:
+def reclaim_options(s, p: int, n: int) -> int:
     """Append Reclaim Landscape's codes: each face-down Landscape or none, times each Building move or none."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     for up in range(N_LANES + 1):
         if up < N_LANES and b.up[p, up]:
@@ -166,13 +177,14 @@ def reclaim_options(s, p: int, out, n: int) -> int:
         for mv in range(NO_MOVE + 1):
             if mv < NO_MOVE and (b.bu_card[p, mv >> 2] < 0 or b.bu_card[p, mv & 3] >= 0):
                 continue
-            n = add(out, n, 17 * up + mv)
+            n = add(s.scratch.opts, n, 17 * up + mv)
     return n
 
 
 @kernel
-def discard_options(s, p: int, eff: int, out, n: int) -> int:
+def discard_options(s, p: int, eff: int, n: int) -> int:
     """Append the discard-pile indexes a chosen-card effect may take (one per distinct card)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl = s.piles
     start = n
     for i in range(pl.disc_n[p]):
@@ -182,15 +194,16 @@ def discard_options(s, p: int, eff: int, out, n: int) -> int:
             if pl.disc[p, j] == x:
                 ok = False
         if ok:
-            n = add(out, n, i)
+            n = add(s.scratch.opts, n, i)
     if n == start and s.params.empty_pick == EmptyPick.ALLOWED:
-        return add(out, n, 255)  # nothing to take: usable, does nothing (RULES.md §8 Q1)
+        return add(s.scratch.opts, n, 255)  # nothing to take: usable, does nothing (RULES.md §8 Q1)
     return n
 
 
 @kernel
-def enter_options(s, p: int, lane: int, c: int, out, n: int) -> int:
+def enter_options(s, p: int, lane: int, c: int, n: int) -> int:
     """Append the enters-play choices of Creature ``c`` entering ``(p, lane)`` (always at least one)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     b = s.board
     start = n
@@ -199,22 +212,22 @@ def enter_options(s, p: int, lane: int, c: int, out, n: int) -> int:
         if eff == Effect.READY_FLOOPED:
             for m in range(N_LANES):
                 if m != lane and b.cr_card[p, m] >= 0 and b.cr_floop[p, m]:
-                    n = add(out, n, m)
-            n = add(out, n, NO_LANE)
+                    n = add(s.scratch.subs, n, m)
+            n = add(s.scratch.subs, n, NO_LANE)
         elif eff == Effect.BOUNCE:
-            n = add(out, n, 0)
-            if b.cr_card[1 - p, lane] >= 0:
-                n = add(out, n, 1)
-            n = add(out, n, 2)
+            n = add(s.scratch.subs, n, 0)
+            if b.cr_card[p ^ 1, lane] >= 0:
+                n = add(s.scratch.subs, n, 1)
+            n = add(s.scratch.subs, n, 2)
         elif eff == Effect.FIELD_REAPER:
             for d in range(2):
                 m = lane - 1 if d == 0 else lane + 1
                 if 0 <= m < N_LANES and b.cr_card[p, m] < 0:
-                    n = add(out, n, d)
+                    n = add(s.scratch.subs, n, d)
         elif eff == Effect.FLIP_DOWN:
             for m in range(N_LANES):
                 if b.up[p, m] and b.land[p, m] == k.e1_land:
-                    n = add(out, n, m)
+                    n = add(s.scratch.subs, n, m)
     if n == start:  # no choice to make (Husker Worm without a face-up Cornfield: none)
-        n = add(out, n, NO_LANE if k.trigger == Part.ENTERS and k.e1_effect == Effect.FLIP_DOWN else 0)
+        n = add(s.scratch.subs, n, NO_LANE if k.trigger == Part.ENTERS and k.e1_effect == Effect.FLIP_DOWN else 0)
     return n

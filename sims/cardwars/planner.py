@@ -40,7 +40,7 @@ def copy_position(sim, s, p: int, seed) -> None:
     for lane in range(N_RNG):
         sim.scratch.rng[lane] = rng.mix64(seed + np.uint64(lane))
     rng.shuffle(sim.piles.deck[p], sim.piles.deck_n[p], sim.scratch.rng, Lane.SHUFFLE + p)
-    redeal_unseen(sim, 1 - p)
+    redeal_unseen(sim, p ^ 1)
 
 
 @hot
@@ -75,19 +75,19 @@ def evaluate(s, p: int) -> float:
     if m.phase == Phase.OVER:
         if m.winner == p:
             return values.wt(s, p, W.WIN)
-        return -values.wt(s, p, W.WIN) if m.winner == 1 - p else 0.0
-    v = values.wt(s, p, W.HP) * (b.hp[p] - b.hp[1 - p])
+        return -values.wt(s, p, W.WIN) if m.winner == (p ^ 1) else 0.0
+    v = values.wt(s, p, W.HP) * (b.hp[p] - b.hp[p ^ 1])
     threat = values.wt(s, p, W.THREAT)
     for lane in range(N_LANES):
-        v += values.creature_value(s, p, p, lane) - values.creature_value(s, p, 1 - p, lane)
-        if b.cr_card[1 - p, lane] >= 0 and b.cr_card[p, lane] < 0:
-            v -= threat * sx.damage_dealt(s, 1 - p, lane)
-        if b.cr_card[p, lane] >= 0 and b.cr_card[1 - p, lane] < 0:
+        v += values.creature_value(s, p, p, lane) - values.creature_value(s, p, p ^ 1, lane)
+        if b.cr_card[p ^ 1, lane] >= 0 and b.cr_card[p, lane] < 0:
+            v -= threat * sx.damage_dealt(s, p ^ 1, lane)
+        if b.cr_card[p, lane] >= 0 and b.cr_card[p ^ 1, lane] < 0:
             v += 0.5 * threat * sx.damage_dealt(s, p, lane)
-        mine, theirs = 1 if b.bu_card[p, lane] >= 0 else 0, 1 if b.bu_card[1 - p, lane] >= 0 else 0
+        mine, theirs = 1 if b.bu_card[p, lane] >= 0 else 0, 1 if b.bu_card[p ^ 1, lane] >= 0 else 0
         v += values.wt(s, p, W.BUILDING) * (mine - theirs)
-        v += values.wt(s, p, W.LAND) * (int(b.up[p, lane]) - int(b.up[1 - p, lane]))
-    v += values.wt(s, p, W.CARD) * (s.piles.hand_n[p] - s.piles.hand_n[1 - p])
+        v += values.wt(s, p, W.LAND) * (int(b.up[p, lane]) - int(b.up[p ^ 1, lane]))
+    v += values.wt(s, p, W.CARD) * (s.piles.hand_n[p] - s.piles.hand_n[p ^ 1])
     return v
 
 

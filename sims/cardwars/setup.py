@@ -116,6 +116,7 @@ def holder_deck(s, roll: int) -> int:
 @kernel
 def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
     """Fill seat ``p``'s deck list, Landscapes and deck name in place (R1); value-mode swap (issue 9)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     pl, b = s.piles, s.board
     n = 0
     if s.params.deck_builder == DeckBuilder.FIXED:
@@ -157,6 +158,7 @@ def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
 @kernel
 def deal(s, p: int) -> None:
     """Shuffle seat ``p``'s deck (lane SHUFFLE + p) and draw the opening hand in place."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     rng.shuffle(s.piles.deck[p], np.int64(s.piles.deck_n[p]), s.scratch.rng, Lane.SHUFFLE + p)
     for _ in range(s.params.opening_hand):
         c = bd.draw(s, p)

@@ -32,6 +32,7 @@ def count_landscapes(s, q: int, land: int) -> int:
 @kernel
 def count_types(s, q: int) -> int:
     """Return how many different face-up Landscape types side ``q`` controls (E7)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     seen = 0
     for lane in range(N_LANES):
         if s.board.up[q, lane]:
@@ -46,6 +47,7 @@ def count_types(s, q: int) -> int:
 @kernel
 def count_creatures(s, q: int, land: int, skip_lane: int) -> int:
     """Return side ``q``'s Creatures of ``land`` (Rainbow never a type), leaving out lane ``skip_lane``."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     n = 0
     for lane in range(N_LANES):
         c = s.board.cr_card[q, lane]
@@ -57,6 +59,7 @@ def count_creatures(s, q: int, land: int, skip_lane: int) -> int:
 @kernel
 def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     """Return what ``kind`` (Count) counts for card ``c`` of side ``q`` in ``lane`` (-1: not on the board)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if kind == Count.ONE:
         return 1
@@ -89,9 +92,9 @@ def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     if kind == Count.OWN_DISCARD:
         return s.piles.disc_n[q]
     if kind == Count.OPPONENT_HAND:
-        return s.piles.hand_n[1 - q]
+        return s.piles.hand_n[q ^ 1]
     if kind == Count.OPPOSING_IN_LANE:
-        return 1 if 0 <= lane < N_LANES and b.cr_card[1 - q, lane] >= 0 else 0
+        return 1 if 0 <= lane < N_LANES and b.cr_card[q ^ 1, lane] >= 0 else 0
     if kind == Count.OWN_SPELLS_THIS_TURN:
         return s.turnfx.spells[q]
     return _count_turn(s, kind, land, q, lane, c)
@@ -100,6 +103,7 @@ def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
 @kernel
 def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     """Return the counts about this turn's entries, empty lanes and Buildings (see ``count_of``)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     b, t = s.board, s.turnfx
     if kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
         if s.meta.mover != q:
@@ -143,6 +147,8 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
     """Return ``amount x factor(count)`` of one abilities.csv row for card ``c`` of side ``q`` in ``lane``."""
     if amount == 0:
         return 0
+    if kind == Count.ONE:  # most effect rows: count_of's first case, without the call (RULES.md §13)
+        return amount * factor(1, step, mode)
     n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
     return amount * factor(n, step, mode)
 
@@ -156,6 +162,7 @@ def abilities_on(s, q: int, lane: int) -> bool:
 @kernel
 def own_stats(s, q: int, lane: int, c: int) -> tuple[int, int]:
     """Return the (ATK, DEF) bonus of card ``c``'s own STAT rows at ``(q, lane)`` (each row counted once)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     atk = df = 0
     if k.s1_stat != Stat.NONE:
@@ -228,6 +235,7 @@ def aura_pair(s, q: int, lane: int, c: int, sources: int) -> tuple[int, int]:
     ``sources``: the slots of the Creatures whose auras reach anywhere (``aura_sources``);
     only those are visited, none when it is 0.
     """
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     atk, df = local_auras(s, q, lane, c)
     if sources == 0:
@@ -251,6 +259,7 @@ def aura_pair(s, q: int, lane: int, c: int, sources: int) -> tuple[int, int]:
 @kernel
 def group_hit(s, p: int, q: int, lane: int, target: int, land: int) -> bool:
     """Return True if seat ``p``'s ATK-this-turn group effect (``target``, ``land``) reaches ``(q, lane)``."""
+    p, q = p & 1, q & 1  # seats as non-negative indexes (RULES.md §13)
     d = s.board.cr_card[q, lane]
     if d < 0:
         return False
@@ -262,6 +271,7 @@ def group_hit(s, p: int, q: int, lane: int, target: int, land: int) -> bool:
 @kernel
 def spell_bonus(s, q: int, lane: int, c: int) -> int:
     """Return the continuous "this turn" Spell bonuses on the Creature ``c`` at ``(q, lane)`` (RULES.md §8 Q2)."""
+    q = q & 1  # seats as non-negative indexes (RULES.md §13)
     v = 0
     for r in range(2):
         for k in range(s.turnfx.aura_n[r]):

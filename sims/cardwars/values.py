@@ -21,12 +21,14 @@ def wt(s, p: int, i: int) -> float:
 @inlined
 def cval(s, p: int, atk: int, left: int) -> float:
     """Return seat ``p``'s value of a Creature with ATK ``atk`` and DEF left ``left``."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     return wt(s, p, W.ATK) * max(atk, 0) + wt(s, p, W.DEF) * max(left, 0) + wt(s, p, W.BODY)
 
 
 @inlined
 def creature_value(s, p: int, q: int, lane: int) -> float:
     """Return seat ``p``'s value of the Creature at ``(q, lane)`` (0 if none)."""
+    p, q = p & 1, q & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if b.cr_card[q, lane] < 0:
         return 0.0
@@ -39,13 +41,14 @@ def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta:
 
     ``opp_delta`` changes the opposing Creature's ATK (Uni-Knight's -10).
     """
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     dealt = max(atk, 0) * mult
-    if b.cr_card[1 - p, lane] < 0:
+    if b.cr_card[p ^ 1, lane] < 0:
         return dealt * wt(s, p, W.FACE)
-    back = max(b.cr_atk[1 - p, lane] + opp_delta, 0) * sx.multiplier(s, 1 - p, lane)
-    opp_left = b.cr_def[1 - p, lane] - b.cr_dmg[1 - p, lane]
-    v = wt(s, p, W.KILL) + creature_value(s, p, 1 - p, lane) if dealt >= opp_left else dealt * wt(s, p, W.HIT)
+    back = max(b.cr_atk[p ^ 1, lane] + opp_delta, 0) * sx.multiplier(s, p ^ 1, lane)
+    opp_left = b.cr_def[p ^ 1, lane] - b.cr_dmg[p ^ 1, lane]
+    v = wt(s, p, W.KILL) + creature_value(s, p, p ^ 1, lane) if dealt >= opp_left else dealt * wt(s, p, W.HIT)
     if back >= left:
         v -= wt(s, p, W.KILL) + cval(s, p, atk, left)
     else:
@@ -56,6 +59,7 @@ def fight_value(s, p: int, lane: int, atk: int, left: int, mult: int, opp_delta:
 @inlined
 def current_fight(s, p: int, lane: int) -> float:
     """Return the value of seat ``p``'s Creature in ``lane`` fighting this turn (0 if it cannot)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     if flow.first_turn_rule(s) or not flow.can_fight(s, p, lane):
         return 0.0
@@ -67,6 +71,7 @@ def current_fight(s, p: int, lane: int) -> float:
 @inlined
 def static_value(s, p: int, c: int) -> float:
     """Return seat ``p``'s value of card ``c`` out of play (discards, Ogre Gas)."""
+    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     if k.type == CardType.CREATURE:
         return cval(s, p, k.atk, k.def_) + 0.5 * (k.trigger != Part.NONE)
@@ -99,7 +104,7 @@ def place_value(s, p: int, lane: int, c: int) -> float:
     k = s.cards[c]
     mult = 3 if k.special == Special.TRIPLE_ON_CORNFIELD and b.up[p, lane] and b.land[p, lane] == k.sp_land else 1
     v = cval(s, p, atk, df)
-    opp = b.cr_card[1 - p, lane]
+    opp = b.cr_card[p ^ 1, lane]
     if sc.g_attack[lane]:
         v += fight_value(s, p, lane, atk, df, mult, 0)
     elif opp < 0:
