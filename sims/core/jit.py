@@ -25,6 +25,14 @@ it. Under a ``top_kernel`` their module passes (O3) are not run either: the top-
 over the linked module, so the tree is optimised once instead of once per level (Card Wars O3 7.3
 -> 1.5 CPU-s). The games are the same; the top-level IR is not byte-identical (see that module).
 
+And ``sims.core.call_slots`` (same guard): the two stack slots of each call (the callee's return
+value and exception pointer) are zeroed just before the call instead of in the caller's entry
+block, where Numba stored zeros into every call site's slots at each entry whether the call ran
+or not (Card Wars' ``greedy.decide``: ~67 stores a call). The same computation: every game's
+digests and golden results are unchanged; callgrind, instructions a game: Card Wars -4.8 %,
+CardRPG -4.7 %, Blessings -3.2 %, Cardia -1.1 %, Cardinger +0.2 % (few call sites, each call one
+store).
+
 ``inline_copy`` also makes a ``@hot`` callee's untyped IR once per function and reuses it for every
 inlined call (Card Wars: 92 made, 311 reused, instead of 730 made).
 
@@ -38,7 +46,7 @@ from pathlib import Path
 
 import numba
 
-from sims.core import inline_copy, lazy_emit, numba_speedups
+from sims.core import call_slots, inline_copy, lazy_emit, numba_speedups
 
 SIMS = Path(__file__).resolve().parents[1]
 
@@ -59,6 +67,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 inline_copy.install()
 numba_speedups.install()
 lazy_emit.install()
+call_slots.install()
 
 # Every preset: cached on disk, releases the GIL, and no cfunc wrapper (nothing takes a kernel's C
 # address; one LLVM module fewer per compiled function).
