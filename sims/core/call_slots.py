@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from llvmlite import ir
 from numba.core import callconv, cgutils, debuginfo
 
 from sims.core import patch_guard
+
+ir = cgutils.ir  # llvmlite.ir, reached through numba (sims imports only numpy, numba and the stdlib)
 
 CHECKED = {
     # numba version: sha256 of the source of CPUCallConv.call_function and cgutils.alloca_once
