@@ -204,9 +204,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--tables", default="games", help="comma-separated tables to record")
     ap.add_argument("--seed", type=int, default=12345)
-    ap.add_argument(
-        "--weight", action="append", default=[], metavar="BOT.KEY=VALUE", help="a bot weight (repeatable)"
-    )
+    ap.add_argument("--weight", action="append", default=[], metavar="BOT.KEY=VALUE", help="a bot weight (repeatable)")
     ap.add_argument(
         "--batches", action="store_true", help="reuse the record buffers batch by batch, as balance run does"
     )
@@ -226,9 +224,7 @@ def main() -> None:
         measure(r, a.seed, a.games, tables, toggle_library(Path(a.under_callgrind)), a.batches)
         symbol_map(Path(a.under_callgrind) / "symbols.txt")
         return
-    n_dec = round(
-        bench.decisions_per_game(spec, a.games) * a.games
-    )
+    n_dec = round(bench.decisions_per_game(spec, a.games) * a.games)
     what = f"[{','.join(tables)}{', batches' if a.batches else ''}]"
     line = f"{a.game} {'/'.join(bots)} {what} {a.games:,} games, {n_dec / a.games:.2f} decisions a game"
     if a.instructions:
