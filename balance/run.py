@@ -45,6 +45,10 @@ DECK_LISTS = 100_000  # a default run keeps the seats' deck lists of its first g
 # ones (Card Wars ~30 MB of card and turn buffers a worker). The games are the same for any batch. Card Wars,
 # CPU-s a 50 000-game chunk (benchmarks/chunk_cpu.py --batch): sums + tables + other 0.224 -> 0.190, play the same.
 RUN_BATCH = 8192
+# The smallest piece chunk_bounds cuts a run's tail into: a piece costs its chunk's fixed toll (the parts' files,
+# the sums' tables, ~20 CPU-ms), so pieces stop halving here. Card Wars, 1 M games at 50 000 a chunk, 2 workers:
+# the two workers ended 0.5 s apart with 20 equal chunks (one playing the last chunk while the other waited).
+TAIL_GAMES = 2_500
 
 
 def play_batches(*args: Any, **kwargs: Any) -> Iterator[dict[str, np.ndarray]]:
@@ -144,8 +148,34 @@ def pool_digest(resolved: Resolved) -> str:
 
 
 def chunk_bounds(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """Split ``[0, n_games)`` into ``(first_game, n)`` chunks of at most ``chunk_size``."""
-    return [(g, min(chunk_size, n_games - g)) for g in range(0, n_games, chunk_size)]
+    """Split ``[0, n_games)`` into ``(first_game, n)`` chunks of at most ``chunk_size``, the last ones tapering.
+
+    A run of more than ``chunk_size`` games plays chunks of ``chunk_size`` but for its last
+    ``chunk_size`` to ``2 * chunk_size - 1`` games, which are cut in halves (each piece half
+    what is left) down to :data:`TAIL_GAMES`:
+    workers take chunks in order as they come free, so they end within a small piece of each
+    other instead of one playing a whole last chunk while the others wait. The split depends
+    on ``n_games`` and ``chunk_size`` only (not on the workers), and the manifest records it,
+    so a resumed run replays the very chunks it was made with.
+
+    Examples
+    --------
+    >>> [n for _, n in chunk_bounds(1_000_000, 50_000)][-6:]
+    [50000, 25000, 12500, 6250, 3125, 3125]
+    >>> chunk_bounds(10, 4), chunk_bounds(40_000, 50_000)
+    ([(0, 4), (4, 4), (8, 2)], [(0, 40000)])
+    """
+    if n_games <= chunk_size:
+        return [(0, n_games)] if n_games else []
+    full = (n_games // chunk_size - 1) * chunk_size
+    bounds = [(g, chunk_size) for g in range(0, full, chunk_size)]
+    g = full
+    while g < n_games:
+        left = n_games - g
+        n = min(left // 2 if left >= 2 * TAIL_GAMES else left, chunk_size)
+        bounds.append((g, n))
+        g += n
+    return bounds
 
 
 def new_manifest(resolved: Resolved, run_id: str) -> dict[str, Any]:

@@ -18,7 +18,50 @@ run_module = importlib.import_module("balance.run")  # the module; `balance.run`
 
 def test_chunk_bounds_cover_every_game_once():
     assert chunk_bounds(10, 4) == [(0, 4), (4, 4), (8, 2)]
-    assert sum(n for _, n in chunk_bounds(1_000_003, 50_000)) == 1_000_003
+    assert chunk_bounds(40_000, 50_000) == [(0, 40_000)]  # one chunk: played without a pool
+    for n_games, size in ((1_000_003, 50_000), (1_000_000, 50_000), (60_000, 50_000), (7_777, 1_000), (5, 1)):
+        bounds = chunk_bounds(n_games, size)
+        assert [g for g, _ in bounds] == [0, *(g + n for g, n in bounds[:-1])]  # contiguous, in order
+        assert sum(n for _, n in bounds) == n_games
+        assert all(0 < n <= size for _, n in bounds)
+
+
+def test_chunk_bounds_taper_the_last_chunk_size_games_in_halves():
+    sizes = [n for _, n in chunk_bounds(1_000_000, 50_000)]
+    assert sizes == [50_000] * 19 + [25_000, 12_500, 6_250, 3_125, 3_125]
+    assert [n for _, n in chunk_bounds(1_030_000, 50_000)][-7:] == [50_000, 40_000, 20_000, 10_000, 5_000, 2_500, 2_500]
+
+
+def test_tapered_run_gives_the_same_tables_and_resumes_its_own_chunks(small_spec, monkeypatch):
+    reference = _tables(run(replace(small_spec, chunk_size=600, name="one")))
+    monkeypatch.setattr(run_module, "TAIL_GAMES", 20)
+    spec = replace(small_spec, chunk_size=200, name="tapered")
+    expected = [(0, 200), (200, 200), (400, 100), (500, 50), (550, 25), (575, 25)]
+    assert chunk_bounds(600, 200) == expected
+    calls = {"n": 0}
+    real = run_module.play_chunk_to_parts
+
+    def crash_at_fourth(*args):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(run_module, "play_chunk_to_parts", crash_at_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        run(spec)
+    path = io.Path(spec.out) / "tapered"
+    manifest = io.read_manifest(path)
+    assert [(c["first_game"], c["n_games"]) for c in manifest["chunks"]] == expected
+    assert [c["status"] for c in manifest["chunks"]] == ["done"] * 3 + ["pending"] * 3
+    monkeypatch.setattr(run_module, "TAIL_GAMES", 10_000)  # now a 3-chunk split: resume keeps the six recorded
+    monkeypatch.setattr(run_module, "play_chunk_to_parts", real)
+    resume(path)
+    manifest = io.read_manifest(path)
+    assert [(c["first_game"], c["n_games"]) for c in manifest["chunks"]] == expected
+    parts = sorted(p.name for p in (path / "games").glob("part-*.parquet"))
+    assert parts == [f"part-{i:05d}.parquet" for i in range(6)]
+    assert_same_tables(_tables(path), reference)
 
 
 def test_same_seed_same_tables_with_one_or_two_workers_and_any_chunk_size(small_spec):
