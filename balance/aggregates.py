@@ -343,23 +343,30 @@ class ChunkSums:
 
     def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
         """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
-        from balance.chunk_kernels import card_keys, card_values
+        from balance.chunk_kernels import buffer_views, card_keys, card_values
         from sims.core.sums import group_moments
 
         p, seats = self.plan, self.plan.seats
         k = len(self.cards)
         key = np.empty(len(c), np.int64)
         g0, at = int(games["game"][0]), np.zeros(0, np.int64) if at is None else at.astype(np.int64)
-        if p.card_values:
+        if p.card_values:  # the counters' moments in the same pass (group_moments' sums) but for unaligned fields
             counts = np.zeros((k, VALUE_COUNTS), np.int64)
             hands = np.zeros((len(games) * seats, 3), np.int64)  # rows seen, rows not seen, won
             fields = [c[f] for f in ("game", "card", "seat", *CARD_VALUE_COLUMNS)]
-            card_values(*fields, seats, g0, at, key, counts, hands)
+            fast, views, sizes, slots = buffer_views(c, p.card_counters)
+            sums, squares = np.zeros((k, len(fast)), np.int64), np.zeros((k, len(fast)), np.int64)
+            card_values(*fields, seats, g0, at, *views, sizes, slots, key, counts, hands, sums, squares)
             self._hands(hands, games)
+            moments = np.zeros((2, k, len(p.card_counters)), np.int64)
+            moments[0][:, fast], moments[1][:, fast] = sums, squares
+            slow = [j for j in range(len(p.card_counters)) if j not in fast]
+            if slow:
+                moments[:, :, slow] = group_moments(c, [p.card_counters[j] for j in slow], key, k)
         else:
             card_keys(c["card"], c["seat"], c["game"], seats, key)
             counts = np.bincount(key, minlength=k)[:, None]
-        moments = group_moments(c, p.card_counters, key, k)
+            moments = group_moments(c, p.card_counters, key, k)
         columns = [counts, *(m[:, j] for j in range(len(p.card_counters)) for m in moments)]
         if p.card_events:
             played, won = c["times_played"] > 0, c["won"] == 1

@@ -3,6 +3,7 @@ histogram by turn and by round, turn order; rows in any order, game ids with gap
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -160,3 +161,45 @@ def test_sparse_tempo_keys_are_counted_by_sorting(monkeypatch):
     monkeypatch.setattr(sums, "DENSE_LIMIT", 8)  # read by ChunkSums on each call (and by group_index)
     rng = np.random.default_rng(9)
     _check([_batch(rng, np.arange(0, 30), spread=40)])
+
+
+def test_card_counters_summed_in_the_card_pass_equal_row_by_row_sums():
+    """The card counters' sums and squares, added in the win-rate pass for aligned signed fields and by numpy for the
+    others (an unsigned byte, a field at an odd offset): the sums of every row, per card, seat and half."""
+    mixed = np.dtype(
+        {
+            "names": [*CARDS.names, "bonus", "odd"],
+            "formats": [*(CARDS.fields[n][0] for n in CARDS.names), "u1", "<i2"],
+            "offsets": [*(CARDS.fields[n][1] for n in CARDS.names), 23, 21],  # odd: a 2-byte field at byte 21
+            "itemsize": 24,
+        }
+    )
+    rng = np.random.default_rng(11)
+    batches = [_batch(rng, np.arange(0, 30)), _batch(rng, np.arange(30, 70))]
+    for b in batches:
+        cards = np.zeros(len(b["cards"]), mixed)
+        for name in CARDS.names:
+            cards[name] = b["cards"][name]
+        cards["hits"] = rng.integers(-3, 4, len(cards))
+        cards["bonus"] = rng.integers(0, 256, len(cards))
+        cards["odd"] = rng.integers(-30000, 30000, len(cards))
+        b["cards"] = cards
+    counters = ("times_played", "hits", "bonus", "odd")
+    plan = dataclasses.replace(_plan(), card_counters=counters, card_events=())
+    chunk = ChunkSums(plan)
+    for b in batches:
+        chunk.add(b)
+    c = chunk.tables()[aggregates.CARDS]
+    want = Counter()
+    for b in batches:
+        for row in b["cards"]:
+            key = (int(row["card"]), int(row["seat"]), int(row["game"]) % 2)
+            for name in counters:
+                want[key, f"{name}_sum"] += int(row[name])
+                want[key, f"{name}_sumsq"] += int(row[name]) ** 2
+    keys = list(zip(c["card"].tolist(), c["seat"].tolist(), c["half"].tolist(), strict=True))
+    assert len(keys) == len({k for k, _ in want})
+    for i, key in enumerate(keys):
+        for name in counters:
+            for x in ("sum", "sumsq"):
+                assert c[f"{name}_{x}"][i] == want[key, f"{name}_{x}"], (key, name, x)
