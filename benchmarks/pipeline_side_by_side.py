@@ -9,8 +9,9 @@ median of each. Nothing is asserted: speed is measured, never tested. The Numba 
 each tree should be warm (run a few games first), else the first round compiles.
 
 With ``--check`` the first round also compares the two runs' Parquet files byte for byte
-and the two reports (PNGs byte for byte, ``index.html`` but for the minutes the report and the run
-were made).
+(and when some differ, every table's rows, sorted by game and seat: two trees that split a
+run into other chunks write other parts of the same tables) and the two reports (PNGs
+byte for byte, ``index.html`` but for the minutes the report and the run were made).
 
 Example (from the project root):
     .venv/bin/python benchmarks/pipeline_side_by_side.py /tmp/before . --game cardwars -n 1000000 --rounds 3
@@ -51,6 +52,26 @@ def same_files(a: Path, b: Path, *, skip: tuple[str, ...] = ()) -> list[str]:
     fb = {p.relative_to(b) for p in b.rglob("*") if p.is_file()}
     out = sorted(str(p) for p in fa ^ fb)
     out += sorted(str(p) for p in fa & fb if p.name not in skip and not filecmp.cmp(a / p, b / p, shallow=False))
+    return out
+
+
+def same_rows(a: Path, b: Path) -> list[str]:
+    """Return the table directories of two runs whose rows differ, read with polars (the ``chunk`` column dropped,
+    raw tables sorted by game and seat, sums by every key column): for runs split into other chunks, whose parts
+    differ in layout while the tables are the same."""
+    import polars as pl
+
+    out = []
+    for directory in sorted({p.name for p in a.iterdir() if p.is_dir()} | {p.name for p in b.iterdir() if p.is_dir()}):
+        frames = []
+        for run in (a, b):
+            parts = sorted((run / directory).glob("*.parquet"))
+            frame = pl.concat([pl.read_parquet(p) for p in parts], how="vertical_relaxed") if parts else pl.DataFrame()
+            frame = frame.drop("chunk", strict=False)
+            keys = [c for c in ("game", "seat") if c in frame.columns] or frame.columns
+            frames.append(frame.sort(keys) if keys else frame)
+        if not frames[0].equals(frames[1]):
+            out.append(directory)
     return out
 
 
@@ -105,6 +126,9 @@ def main() -> None:
                 )
             if args.check and r == 1:
                 runs = same_files(work / "A" / "run", work / "B" / "run", skip=("manifest.json",))
+                if runs:
+                    rows = same_rows(work / "A" / "run", work / "B" / "run")
+                    print(f"check: tables whose rows differ (sorted by game and seat) {rows or 'none'}")
                 pngs = same_files(work / "A" / "report", work / "B" / "report", skip=("index.html",))
                 page = same_page(work / "A" / "report", work / "B" / "report")
                 print(f"check: run files differing {runs or 'none'}; report PNGs differing {pngs or 'none'}; "

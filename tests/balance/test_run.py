@@ -3,6 +3,7 @@
 import importlib
 from dataclasses import replace
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -157,3 +158,20 @@ def test_a_table_out_of_game_order_is_not_flagged_sorted():
     assert shuffled.join(pl.LazyFrame({"game": [1, 2, 3], "y": [5, 6, 7]}), on="game").collect().sort("game")[
         "y"
     ].to_list() == [5, 6, 7]
+
+
+def test_chunk_rows_are_gathered_into_one_buffer_reused_chunk_after_chunk():
+    dtype = np.dtype([("game", "<i8"), ("seat", "i1"), ("score", "<i2")], align=True)
+    rows = np.zeros(10, dtype)
+    rows["game"], rows["seat"], rows["score"] = np.arange(10), np.arange(10) % 2, np.arange(10) * -7
+    first = run_module._Gather("test-table", dtype)
+    for part in (rows[:3], rows[3:4], rows[4:10:2]):  # the last one strided: copied field by field
+        first.add(part)
+    gathered = first.rows()
+    assert gathered.tolist() == np.concatenate([rows[:3], rows[3:4], rows[4:10:2]]).tolist()
+    second = run_module._Gather("test-table", dtype)  # the next chunk: fewer rows, the same memory
+    second.add(rows[5:7])
+    again = second.rows()
+    assert again.tolist() == rows[5:7].tolist()
+    assert np.shares_memory(again, gathered)
+    assert run_module._Gather("test-table", np.dtype([("game", "<i8")])).rows().tolist() == []  # another dtype
