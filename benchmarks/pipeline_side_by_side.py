@@ -57,7 +57,7 @@ def same_files(a: Path, b: Path, *, skip: tuple[str, ...] = ()) -> list[str]:
 
 def same_rows(a: Path, b: Path) -> list[str]:
     """Return the table directories of two runs whose rows differ, read with polars (the ``chunk`` column dropped,
-    raw tables sorted by game and seat, sums by every key column): for runs split into other chunks, whose parts
+    sorted by game, seat and every other numeric column): for runs split into other chunks, whose parts
     differ in layout while the tables are the same."""
     import polars as pl
 
@@ -68,8 +68,9 @@ def same_rows(a: Path, b: Path) -> list[str]:
             parts = sorted((run / directory).glob("*.parquet"))
             frame = pl.concat([pl.read_parquet(p) for p in parts], how="vertical_relaxed") if parts else pl.DataFrame()
             frame = frame.drop("chunk", strict=False)
-            keys = [c for c in ("game", "seat") if c in frame.columns] or frame.columns
-            frames.append(frame.sort(keys) if keys else frame)
+            keys = [c for c in ("game", "seat") if c in frame.columns]
+            keys += [c for c in frame.columns if c not in keys and frame[c].dtype.is_numeric()]
+            frames.append(frame.sort(keys, maintain_order=True) if keys else frame)
         if not frames[0].equals(frames[1]):
             out.append(directory)
     return out
