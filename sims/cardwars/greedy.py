@@ -18,7 +18,7 @@ from sims.cardwars import stats as sx
 from sims.cardwars.gains import atk_gain, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
-from sims.cardwars.values import NEG, creature_value, current_fight, place_value, static_value, wt
+from sims.cardwars.values import NEG, creature_value, current_fight, own_estimate, own_lane_free, place_value, static_value, wt
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
 
@@ -61,7 +61,8 @@ def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     lane = a & 3
     cost = 0.0 if free else act.paid_cost(s, p, c) * wt(s, p, W.ACTION)
     if k.type == CardType.CREATURE:
-        v = place_value(s, p, lane, c)
+        oa, od = own_estimate(s, p, lane, c)
+        v = place_value(s, p, lane, c, oa, od)
         if k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS:
             v += effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a >> 2), np.int64(tgt))
         v += allies_gain(s, p, lane, c)
@@ -308,10 +309,14 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
             if i != src and v < loss:
                 discard, loss = i, v
     etb = k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS
+    once = own_lane_free(s, c)  # its own rows valued once, not in every lane (RULES.md §13)
+    oa, od = own_estimate(s, p, 0, c) if once else (0, 0)
     for lane in range(N_LANES):
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue
-        v = place_value(s, p, lane, c)
+        if not once:
+            oa, od = own_estimate(s, p, lane, c)
+        v = place_value(s, p, lane, c, oa, od)
         if v <= NEG:
             continue
         v += allies_gain(s, p, lane, c) - loss
