@@ -122,8 +122,8 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
-    if slot < N_LANES:
-        c = act.floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
+    if slot < N_LANES:  # an option of ``use_options``: a FLOOP's card is ``actions.floop_card``'s (Schoolhouse's copy)
+        c = b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
     else:
         c = b.bu_card[p, lane]
     k = s.cards[c]
