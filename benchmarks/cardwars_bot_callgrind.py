@@ -48,8 +48,10 @@ def names(symbols: Path):
     return name_of
 
 
-def inclusive(text: str, name_of) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
+def inclusive(text: str, name_of, pairs: dict | None = None) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
     """Return (self, inclusive, calls) per kernel function and the total, from a callgrind file.
+
+    ``pairs``, if given, collects [calls, inclusive cost] per (caller, callee).
 
     Calls between versions of one function (recursion) are not added twice: a call's cost is
     added to the caller's inclusive figure only when the callee is another function.
@@ -88,6 +90,10 @@ def inclusive(text: str, name_of) -> tuple[dict[str, int], dict[str, int], dict[
         cost = int(parts[1])
         if pending_calls:
             calls[callee] += pending_calls
+            if pairs is not None:
+                pair = pairs.setdefault((cur, callee), [0, 0])
+                pair[0] += pending_calls
+                pair[1] += cost
             if callee != cur:
                 incl[cur] += cost
             pending_calls = 0
@@ -106,6 +112,7 @@ def main() -> None:
     ap.add_argument("--tables", default="games,seats,cards,turns")
     ap.add_argument("--seed", type=int, default=12345)
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--callers", default="", help="also print the callers of the functions named so (calls, cost)")
     ap.add_argument("--warm", action="store_true", help="compile (natively) and exit")
     ap.add_argument("--under-callgrind", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -126,13 +133,19 @@ def main() -> None:
             f"--callgrind-out-file={out}", sys.executable, __file__, *sys.argv[1:], "--under-callgrind", tmp,
         ]  # fmt: skip
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        own, incl, calls, total = inclusive(out.read_text(), names(Path(tmp) / "symbols.txt"))
+        pairs: dict = {}
+        own, incl, calls, total = inclusive(out.read_text(), names(Path(tmp) / "symbols.txt"), pairs)
     print(f"cardwars {a.bots} [{a.tables}] {a.games:,} games: {total / a.games:,.0f} instructions a game")
     print(f"{'inclusive':>9} {'self':>7} {'calls/game':>10} {'incl/call':>9}  function")
     for name, n in sorted(incl.items(), key=lambda kv: -kv[1])[: a.top]:
         c = calls.get(name, 0) / a.games
         per = f"{n / (c * a.games):9,.0f}" if c else f"{'':>9}"
         print(f"{n / total:9.1%} {own[name] / total:7.1%} {c:10.2f} {per}  {name}")
+    if a.callers:
+        print(f"\ncallers of *{a.callers}*: calls a game, inclusive instructions a game")
+        for (caller, callee), (n, cost) in sorted(pairs.items(), key=lambda kv: -kv[1][1]):
+            if a.callers in callee and caller != callee:
+                print(f"{n / a.games:10.2f} {cost / a.games:10,.0f}  {caller} -> {callee}")
 
 
 if __name__ == "__main__":

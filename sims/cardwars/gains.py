@@ -61,21 +61,25 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
     if eff == Effect.DAMAGE:
         if target == Target.OPPONENT:
             return v * wt(s, p, W.FACE) + (wt(s, p, W.WIN) if v >= b.hp[p ^ 1] else 0.0)
+        # only the slots the damage reaches are valued, in slot order: the sum is the one over
+        # all eight slots (every other slot's value is 0.0; RULES.md §13)
+        if target == Target.OPPOSING_IN_LANE:
+            return damage_value(s, p, p ^ 1, lane, v) if 0 <= lane < N_LANES else 0.0
         g = 0.0
-        for q in range(2):
+        if target == Target.OPPOSING_CREATURES:
             for m in range(N_LANES):
-                if target == Target.OPPOSING_CREATURES:
-                    take = v if q != p else 0
-                elif target == Target.ALL_CREATURES:
-                    take = v
-                elif target == Target.OPPOSING_IN_LANE:
-                    take = v if q != p and m == lane else 0
-                elif target == Target.DISTINCT_CREATURES:
-                    take = amount if tgt & (1 << (4 * q + m)) else 0
-                else:
-                    take = v if tgt == 4 * q + m else 0
-                g += damage_value(s, p, q, m, take)
-        return g
+                g += damage_value(s, p, p ^ 1, m, v)
+            return g
+        if target == Target.ALL_CREATURES or target == Target.DISTINCT_CREATURES:
+            for q in range(2):
+                for m in range(N_LANES):
+                    if target == Target.ALL_CREATURES:
+                        take = v
+                    else:
+                        take = amount if tgt & (1 << (4 * q + m)) else 0
+                    g += damage_value(s, p, q, m, take)
+            return g
+        return damage_value(s, p, tgt >> 2, tgt & 3, v) if 0 <= tgt < 2 * N_LANES else 0.0  # one target
     if eff == Effect.DRAW:
         return 0.0 if target == Target.EACH_PLAYER else v * wt(s, p, W.CARD)
     if eff == Effect.MILL:

@@ -18,7 +18,7 @@ from sims.cardwars import stats as sx
 from sims.cardwars.gains import atk_gain, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
-from sims.cardwars.values import NEG, creature_value, current_fight, place_value, static_value, wt
+from sims.cardwars.values import NEG, creature_value, current_fight, own_estimate, own_lane_free, place_value, static_value, wt
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
 
@@ -61,7 +61,8 @@ def play_value(s, p: int, src: int, a: int, tgt: int) -> float:
     lane = a & 3
     cost = 0.0 if free else act.paid_cost(s, p, c) * wt(s, p, W.ACTION)
     if k.type == CardType.CREATURE:
-        v = place_value(s, p, lane, c)
+        oa, od = own_estimate(s, p, lane, c)
+        v = place_value(s, p, lane, c, oa, od)
         if k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS:
             v += effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a >> 2), np.int64(tgt))
         v += allies_gain(s, p, lane, c)
@@ -121,8 +122,8 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
-    if slot < N_LANES:
-        c = act.floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else b.cr_card[p, lane]
+    if slot < N_LANES:  # an option of ``use_options``: a FLOOP's card is ``actions.floop_card``'s (Schoolhouse's copy)
+        c = b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
     else:
         c = b.bu_card[p, lane]
     k = s.cards[c]
@@ -229,11 +230,9 @@ def main_choice(s, p: int) -> int:
     floops = not flow.first_turn_rule(s)
     n = 0
     for slot in range(2 * N_LANES):
-        if not may_use(s, p, slot):
-            continue  # ``use_options`` would add nothing
-        if floops:
-            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.FLOOP), work, np.int64(n))
-        n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(ActionKind.ACTIVATE), work, np.int64(n))
+        kind = use_kind(s, p, slot, floops)
+        if kind != ActionKind.END:
+            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(n))
     if n > 0 and not ready:
         context(s, p)
     for i in range(n):
@@ -244,22 +243,41 @@ def main_choice(s, p: int) -> int:
 
 
 @hot
-def may_use(s, p: int, slot: int) -> bool:
-    """Return False if seat ``p``'s ``slot`` (lanes, then Buildings) surely has no Floop or activation to use now.
+def use_kind(s, p: int, slot: int, floops: bool) -> int:
+    """Return the one kind (FLOOP or ACTIVATE) ``actions.use_options`` may add for seat ``p``'s ``slot`` now, else END.
 
-    A cheap filter before ``actions.use_options``: an empty slot, or a card with neither a
-    FLOOP nor an ACTIVATE trigger (nor a Schoolhouse copy of a FLOOP), adds no option.
+    Its tests are ``use_options``' own early returns (the card whose FLOOP the slot would use,
+    an ACTIVATE trigger, Schoolhouse's loss of abilities, the Actions it costs), so END is a
+    call that would add nothing (124 calls a game became 44, RULES.md §13). A card has one
+    trigger, and a Creature with a Schoolhouse copy has no ability of its own: at most one kind.
     """
     b = s.board
-    if slot >= N_LANES:
-        u = b.bu_card[p, slot - N_LANES]
-        return u >= 0 and (s.cards[u].trigger == Part.FLOOP or s.cards[u].trigger == Part.ACTIVATE)
-    c = b.cr_card[p, slot]
-    if c < 0:
-        return False
-    x = b.cr_copy[p, slot]
-    t = s.cards[c].trigger
-    return t == Part.FLOOP or t == Part.ACTIVATE or (x >= 0 and s.cards[x].trigger == Part.FLOOP)
+    lane = slot % N_LANES
+    if slot < N_LANES:
+        c = b.cr_card[p, lane]
+        if c < 0:
+            return ActionKind.END
+        x = b.cr_copy[p, lane]
+        exh = b.cr_exh[p, lane]
+        if x >= 0:  # Schoolhouse: only the copy's FLOOP (``actions.floop_card``)
+            c = x
+            if s.cards[c].trigger != Part.FLOOP:
+                return ActionKind.END
+        t = s.cards[c].trigger
+    else:
+        c = b.bu_card[p, lane]
+        if c < 0:
+            return ActionKind.END
+        exh = b.bu_exh[p, lane]
+        t = s.cards[c].trigger
+    if t == Part.FLOOP:
+        ok = floops and not exh
+        kind = ActionKind.FLOOP
+    elif t == Part.ACTIVATE:
+        ok, kind = True, ActionKind.ACTIVATE
+    else:
+        return ActionKind.END
+    return kind if ok and s.cards[c].act_cost <= s.meta.actions else ActionKind.END
 
 
 @hot
@@ -291,10 +309,14 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
             if i != src and v < loss:
                 discard, loss = i, v
     etb = k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS
+    once = own_lane_free(s, c)  # its own rows valued once, not in every lane (RULES.md §13)
+    oa, od = own_estimate(s, p, 0, c) if once else (0, 0)
     for lane in range(N_LANES):
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue
-        v = place_value(s, p, lane, c)
+        if not once:
+            oa, od = own_estimate(s, p, lane, c)
+        v = place_value(s, p, lane, c, oa, od)
         if v <= NEG:
             continue
         v += allies_gain(s, p, lane, c) - loss

@@ -147,9 +147,11 @@ def mask_options(s, p: int, lane: int, c: int, n: int) -> int:
     want = min(times, creatures)
     if want == 0:
         return add(s.scratch.opts, n, 0)  # no Cornfield: the Floop deals nothing
-    for mask in range(1, 256):
-        if mask & ~avail:
-            continue
+    mask = 0
+    while True:  # the nonzero subsets of ``avail`` in increasing order (those of 1..255 with no other slot)
+        mask = (mask - avail) & avail
+        if mask == 0:
+            break
         size = popcount(mask)
         if size == want or (s.params.repeat_targets == RepeatTargets.UP_TO and size < want):
             n = add(s.scratch.opts, n, mask)
@@ -160,9 +162,9 @@ def mask_options(s, p: int, lane: int, c: int, n: int) -> int:
 def popcount(x: int) -> int:
     """Return the number of set bits of ``x``."""
     n = 0
-    while x:
-        n += x & 1
-        x >>= 1
+    while x:  # one step a set bit
+        x &= x - 1
+        n += 1
     return n
 
 

@@ -81,24 +81,63 @@ def static_value(s, p: int, c: int) -> float:
 
 
 @hot
-def estimate(s, p: int, lane: int, c: int) -> tuple[int, int]:
-    """Return card ``c``'s (ATK, DEF) if it entered ``(p, lane)`` now (its own rows and others' auras)."""
-    k = s.cards[c]
-    da, dd = sx.local_auras(s, p, lane, c)
-    atk, df = k.atk + da, k.def_ + dd
-    if k.s1_stat != Stat.NONE:
-        oa, od = sx.own_stats(s, p, lane, c)
-        atk, df = atk + oa, df + od
-        if k.s1_count == Count.OWN_COPIES:
-            atk, df = sx.add_stat(k.s1_stat, k.s1_amount, atk, df)  # itself included
-    return atk, df
+def lane_free(kind: int) -> bool:
+    """Return True if a count of ``kind`` is the same whichever lane a card not on the board is valued in.
+
+    A list of the kinds ``stats.count_of`` reads no lane for (any other kind: False).
+    """
+    return (
+        kind == Count.ONE
+        or kind == Count.OWN_LANDSCAPES
+        or kind == Count.ALL_LANDSCAPES
+        or kind == Count.LANDSCAPE_TYPES
+        or kind == Count.OWN_LAND_CREATURES
+        or kind == Count.OWN_COPIES
+        or kind == Count.OWN_FLOOPED
+        or kind == Count.OWN_DISCARD
+        or kind == Count.OPPONENT_HAND
+        or kind == Count.OWN_SPELLS_THIS_TURN
+        or kind == Count.ENTERED_THIS_TURN
+        or kind == Count.OWN_EMPTY_LANES
+        or kind == Count.OWN_CREATURES_PLAYED
+    )
 
 
 @hot
-def place_value(s, p: int, lane: int, c: int) -> float:
-    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``)."""
+def own_lane_free(s, c: int) -> bool:
+    """Return True if card ``c``'s own STAT rows count the same in every lane (``own_estimate`` once a card)."""
+    k = s.cards[c]
+    return k.s1_stat == Stat.NONE or (lane_free(k.s1_count) and (k.s2_stat == Stat.NONE or lane_free(k.s2_count)))
+
+
+@hot
+def own_estimate(s, p: int, lane: int, c: int) -> tuple[int, int]:
+    """Return the (ATK, DEF) card ``c``'s own STAT rows would give it if it entered ``(p, lane)`` now."""
+    k = s.cards[c]
+    if k.s1_stat == Stat.NONE:
+        return 0, 0
+    oa, od = sx.own_stats(s, p, lane, c)
+    if k.s1_count == Count.OWN_COPIES:
+        oa, od = sx.add_stat(k.s1_stat, k.s1_amount, oa, od)  # itself included
+    return oa, od
+
+
+@hot
+def estimate(s, p: int, lane: int, c: int, oa: int, od: int) -> tuple[int, int]:
+    """Return card ``c``'s (ATK, DEF) if it entered ``(p, lane)`` now: others' auras and its own rows (``own_estimate``)."""
+    k = s.cards[c]
+    da, dd = sx.local_auras(s, p, lane, c)
+    return k.atk + da + oa, k.def_ + dd + od
+
+
+@hot
+def place_value(s, p: int, lane: int, c: int, oa: int, od: int) -> float:
+    """Return seat ``p``'s value of Creature ``c`` entering ``(p, lane)`` now (its Actions aside; needs ``context``).
+
+    ``oa``/``od``: what its own rows give it there (``own_estimate``).
+    """
     b, sc = s.board, s.scratch
-    atk, df = estimate(s, p, lane, c)
+    atk, df = estimate(s, p, lane, c, oa, od)
     if df <= 0:
         return NEG  # it would die at once (Husker Knight without Cornfields)
     k = s.cards[c]
