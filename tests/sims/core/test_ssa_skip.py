@@ -1,0 +1,141 @@
+"""sims.core.ssa_skip: Numba's SSA reconstruction visiting only the blocks that name each variable, the same IR."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import numba
+import pytest
+from numba.core import compiler, ssa
+
+from sims.core import ssa_skip
+
+CHILD = r"""
+import json, sys
+import numpy as np
+import numba
+import sims.core.jit  # installs it
+from sims.core import ssa_skip
+if sys.argv[1] == "numba":
+    ssa_skip.uninstall()
+assert ssa_skip.installed() == (sys.argv[1] == "patched")
+hot = numba.njit(inline="always")
+
+@hot
+def leaf(x, k):
+    y = x
+    if x > k:
+        y = x - k
+    elif x < -k:
+        y = -x
+    return y
+
+@numba.njit
+def entry(a, n):
+    total = 0
+    best = -1
+    for i in range(n):
+        v = leaf(a[i % a.shape[0]], i)
+        if v > best:
+            best = v
+            total += v
+        else:
+            total -= leaf(v, 2)
+    return total, best
+
+a = np.arange(-7, 23, dtype=np.int64)
+results = [list(entry(a, n)) for n in (0, 1, 5, 17)]
+print(json.dumps({"llvm": entry.inspect_llvm(entry.signatures[0]), "results": results, "counts": ssa_skip.counts()}))
+"""
+
+
+def compile_child(mode: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
+    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_compile_with_the_patch_emits_the_same_code_as_without():
+    numbas, patched = compile_child("numba"), compile_child("patched")
+    assert numbas["counts"] == [0, 0]
+    skipped, visited = patched["counts"]
+    assert skipped > 0
+    assert visited > 0
+    assert patched["results"] == numbas["results"]
+    assert patched["llvm"] == numbas["llvm"]
+
+
+def _sample(a, n):
+    x = 0
+    y = 1
+    z = n
+    for i in range(n):
+        if a[i] > x:
+            x = a[i]
+        elif a[i] < -y:
+            y = y + 1
+            for j in range(i):
+                z = z * 2 - j
+        else:
+            w = x - y  # used only here: defined in one branch
+            z += w
+        if z > 100:
+            break
+    while y > 0:
+        y -= 2
+        x ^= y
+    return x, y, z
+
+
+def _dump(blocks) -> list[str]:
+    return [f"{label}: {stmt}" for label, blk in blocks.items() for stmt in blk.body]
+
+
+def test_the_ssa_ir_is_numbas_statement_for_statement():
+    import sims.core.jit  # noqa: F401
+
+    func_ir = compiler.run_frontend(_sample)
+    twin = copy.deepcopy(func_ir.blocks)  # its own copy of the scope: the same fresh names
+    before = ssa_skip.counts()
+    patched = ssa._run_ssa(func_ir.blocks)
+    skipped = ssa_skip.counts()[0] - before[0]
+    ssa_skip.uninstall()
+    try:
+        numbas = ssa._run_ssa(twin)
+    finally:
+        assert ssa_skip.install()
+    assert skipped > 0  # some block rewrites were skipped
+    assert _dump(patched) == _dump(numbas)
+    assert any(".1" in line for line in _dump(patched))  # variables were renamed (there were violators)
+    assert any("phi" in line for line in _dump(patched))
+
+
+def test_the_patch_is_active_in_every_game():
+    import sims.core.jit  # noqa: F401
+
+    assert numba.__version__ in ssa_skip.CHECKED
+    assert ssa_skip.installed()
+    assert ssa_skip._source_hash() == ssa_skip.CHECKED[numba.__version__]
+    assert ssa._run_ssa is ssa_skip._run_ssa
+    assert ssa._run_block_rewrite is ssa_skip._run_block_rewrite
+
+
+def test_an_unchecked_numba_gets_a_warning_and_numbas_own_functions(monkeypatch):
+    import sims.core.jit  # noqa: F401
+
+    ssa_skip.uninstall()
+    try:
+        assert ssa._run_ssa is not ssa_skip._run_ssa
+        monkeypatch.setattr(ssa_skip, "CHECKED", {})
+        with pytest.warns(RuntimeWarning, match="not the one this patch was checked against"):
+            assert not ssa_skip.install()
+        assert not ssa_skip.installed()
+        assert ssa._run_ssa is not ssa_skip._run_ssa
+    finally:
+        monkeypatch.undo()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert ssa_skip.install()
