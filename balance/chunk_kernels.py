@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sims.core.jit import hot, kernel
+from sims.core.sums import field_value
 
 
 def buffer_views(
@@ -114,15 +115,7 @@ def card_values(
         hands[h, 1 - seen] += 1
         hands[h, 2] |= w
         for j in range(sizes.shape[0]):
-            s = slots[j]
-            if sizes[j] == 1:
-                x = np.int64(v1[r, s])
-            elif sizes[j] == 2:
-                x = np.int64(v2[r, s])
-            elif sizes[j] == 4:
-                x = np.int64(v4[r, s])
-            else:
-                x = np.int64(v8[r, s])
+            x = field_value(v1, v2, v4, v8, sizes[j], r, slots[j])
             sums[k, j] += x
             squares[k, j] += x * x
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sims.core.jit import kernel
+from sims.core.jit import hot, kernel
 
 DENSE_LIMIT = 1 << 24  # key combinations up to this many are counted densely (bincount), beyond by sorting
 NONE = -1  # "no value" in the per-game outputs (a game without a winner has no lead for good)
@@ -106,6 +106,18 @@ def group_moments(records: np.ndarray, fields: Sequence[str], index: np.ndarray,
     return out
 
 
+@hot
+def field_value(v1, v2, v4, v8, size, r, s) -> np.int64:
+    """Row ``r``'s integer field at slot ``s`` of the typed views of its buffer (``size`` bytes wide), as int64."""
+    if size == 1:
+        return np.int64(v1[r, s])
+    if size == 2:
+        return np.int64(v2[r, s])
+    if size == 4:
+        return np.int64(v4[r, s])
+    return np.int64(v8[r, s])
+
+
 @kernel
 def _moments(index, v1, v2, v4, v8, sizes, slots, sums, squares) -> None:
     """Add each row's fields (read from the typed views of its buffer) into its group in place."""
@@ -114,15 +126,7 @@ def _moments(index, v1, v2, v4, v8, sizes, slots, sums, squares) -> None:
         if k < 0:
             continue
         for j in range(sizes.shape[0]):
-            s = slots[j]
-            if sizes[j] == 1:
-                x = np.int64(v1[r, s])
-            elif sizes[j] == 2:
-                x = np.int64(v2[r, s])
-            elif sizes[j] == 4:
-                x = np.int64(v4[r, s])
-            else:
-                x = np.int64(v8[r, s])
+            x = field_value(v1, v2, v4, v8, sizes[j], r, slots[j])
             sums[k, j] += x
             squares[k, j] += x * x
 
