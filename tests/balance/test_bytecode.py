@@ -21,7 +21,8 @@ def bytecompile_args() -> list[str]:
 
 def test_install_compiles_balance_and_sims_and_runs_the_byte_code() -> None:
     args = bytecompile_args()
-    assert args[:2] == ["-m", "compileall"] and args[-2:] == ["balance", "sims"]
+    assert args[:2] == ["-m", "compileall"]
+    assert args[-2:] == ["balance", "sims"]
     assert "$(BIN)/python $(BYTECOMPILE)" in (ROOT / "Makefile").read_text()
 
 
