@@ -68,7 +68,8 @@ are duplicated, ...) on the module in place, and a caller links its callees' mod
 then, rewritten. Without the emission, callers link their callees as optimised (since the
 module passes moved to the top: as lowered), so every module that links a callee differs from
 Numba's (``benchmarks/cardia_ir_digest.py --game G --without lazy_emit``; Card Wars: the first
-9 of 132 modules identical, 47 different; ``drive``, the one top-level module, 71 functions and 34,001 instruction lines instead of 72 and 34,859). No lazy
+9 of 132 modules identical, 47 different; ``drive``, the one top-level module, 71 functions and
+34,001 instruction lines instead of 72 and 34,859). No lazy
 scheme avoids that: the rewritten IR exists only by running the code generator, whose cost is
 what is saved. Optimising once at the top inlines differently (Card Wars' ``drive``: 71 functions
 left instead of 70). The code generator's rewrites and the inlining keep the semantics: every game's digest
