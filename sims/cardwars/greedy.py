@@ -218,7 +218,7 @@ def main_choice(s, p: int) -> int:
     ready = False  # ``context(s, p)`` filled
     for i in range(pl.hand_n[p]):
         c = pl.hand[p, i]
-        if act.seen_before(s, p, i, -1) or not act.playable(s, p, c, False):
+        if not act.playable(s, p, c, False) or act.seen_before(s, p, i, -1):  # the cheaper, more often failing test first
             continue
         if not ready and s.cards[c].type == CardType.CREATURE:
             context(s, p)
