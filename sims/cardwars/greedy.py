@@ -93,10 +93,9 @@ def woadic_chiefs(s, p: int) -> int:
     return n
 
 
-@kernel
+@hot
 def building_value(s, p: int, lane: int, c: int) -> float:
     """Return the value of Building ``c`` in ``(p, lane)``: its aura on the Creature there, replacing none."""
-    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     v = wt(s, p, W.BUILDING)
