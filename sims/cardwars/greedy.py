@@ -93,10 +93,9 @@ def woadic_chiefs(s, p: int) -> int:
     return n
 
 
-@kernel
+@hot
 def building_value(s, p: int, lane: int, c: int) -> float:
     """Return the value of Building ``c`` in ``(p, lane)``: its aura on the Creature there, replacing none."""
-    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     k = s.cards[c]
     v = wt(s, p, W.BUILDING)
@@ -116,10 +115,9 @@ def building_value(s, p: int, lane: int, c: int) -> float:
     return v
 
 
-@kernel
+@hot
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
-    p = p & 1  # seats as non-negative indexes (RULES.md §13)
     b = s.board
     lane = slot % N_LANES
     if slot < N_LANES:  # an option of ``use_options``: a FLOOP's card is ``actions.floop_card``'s (Schoolhouse's copy)
@@ -218,7 +216,7 @@ def main_choice(s, p: int) -> int:
     ready = False  # ``context(s, p)`` filled
     for i in range(pl.hand_n[p]):
         c = pl.hand[p, i]
-        if act.seen_before(s, p, i, -1) or not act.playable(s, p, c, False):
+        if not act.playable(s, p, c, False) or act.seen_before(s, p, i, -1):  # the cheaper, more often failing test first
             continue
         if not ready and s.cards[c].type == CardType.CREATURE:
             context(s, p)
