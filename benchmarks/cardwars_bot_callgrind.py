@@ -48,7 +48,9 @@ def names(symbols: Path):
     return name_of
 
 
-def inclusive(text: str, name_of, pairs: dict | None = None) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
+def inclusive(
+    text: str, name_of, pairs: dict | None = None
+) -> tuple[dict[str, int], dict[str, int], dict[str, int], int]:
     """Return (self, inclusive, calls) per kernel function and the total, from a callgrind file.
 
     ``pairs``, if given, collects [calls, inclusive cost] per (caller, callee).

@@ -73,10 +73,7 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
         if target == Target.ALL_CREATURES or target == Target.DISTINCT_CREATURES:
             for q in range(2):
                 for m in range(N_LANES):
-                    if target == Target.ALL_CREATURES:
-                        take = v
-                    else:
-                        take = amount if tgt & (1 << (4 * q + m)) else 0
+                    take = v if target == Target.ALL_CREATURES else (amount if tgt & (1 << (4 * q + m)) else 0)
                     g += damage_value(s, p, q, m, take)
             return g
         return damage_value(s, p, tgt >> 2, tgt & 3, v) if 0 <= tgt < 2 * N_LANES else 0.0  # one target

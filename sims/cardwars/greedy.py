@@ -18,7 +18,16 @@ from sims.cardwars import stats as sx
 from sims.cardwars.gains import atk_gain, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
 from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
-from sims.cardwars.values import NEG, creature_value, current_fight, own_estimate, own_lane_free, place_value, static_value, wt
+from sims.cardwars.values import (
+    NEG,
+    creature_value,
+    current_fight,
+    own_estimate,
+    own_lane_free,
+    place_value,
+    static_value,
+    wt,
+)
 from sims.cardwars.weights import W
 from sims.core.jit import hot, kernel
 
@@ -216,7 +225,7 @@ def main_choice(s, p: int) -> int:
     ready = False  # ``context(s, p)`` filled
     for i in range(pl.hand_n[p]):
         c = pl.hand[p, i]
-        if not act.playable(s, p, c, False) or act.seen_before(s, p, i, -1):  # the cheaper, more often failing test first
+        if not act.playable(s, p, c, False) or act.seen_before(s, p, i, -1):  # cheaper, fails more
             continue
         if not ready and s.cards[c].type == CardType.CREATURE:
             context(s, p)

@@ -124,7 +124,7 @@ def own_estimate(s, p: int, lane: int, c: int) -> tuple[int, int]:
 
 @hot
 def estimate(s, p: int, lane: int, c: int, oa: int, od: int) -> tuple[int, int]:
-    """Return card ``c``'s (ATK, DEF) if it entered ``(p, lane)`` now: others' auras and its own rows (``own_estimate``)."""
+    """Return card ``c``'s (ATK, DEF) if it entered ``(p, lane)`` now: others' auras, its own rows (own_estimate)."""
     k = s.cards[c]
     da, dd = sx.local_auras(s, p, lane, c)
     return k.atk + da + oa, k.def_ + dd + od
