@@ -343,8 +343,8 @@ class ChunkSums:
 
     def _cards(self, c: np.ndarray, at: np.ndarray | None, games: np.ndarray) -> None:
         """Add the card rows ``c``; ``at``: each row's game in the batch (None: its game - the batch's first)."""
-        from balance.chunk_kernels import buffer_views, card_keys, card_values
-        from sims.core.sums import group_moments
+        from balance.chunk_kernels import card_keys, card_values
+        from sims.core.sums import buffer_views, group_moments
 
         p, seats = self.plan, self.plan.seats
         k = len(self.cards)

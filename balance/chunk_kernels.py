@@ -7,47 +7,10 @@ never load Numba (about 0.15 s of a report's start).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from sims.core.jit import hot, kernel
 from sims.core.sums import field_value
-
-
-def buffer_views(
-    records: np.ndarray, fields: Sequence[str]
-) -> tuple[list[int], list[np.ndarray], np.ndarray, np.ndarray]:
-    """Return ``(fast, views, sizes, slots)``: which ``fields`` a compiled pass reads straight from the record buffer
-    (their positions in ``fields``) and how: the buffer as rows of 1-, 2-, 4- and 8-byte integers, and each fast
-    field's size and slot in those rows.
-
-    The fields ``sims.core.sums.group_moments`` reads so (aligned signed integers; the others
-    it sums with numpy), so that a pass adding them gives its very sums.
-
-    Examples
-    --------
-    >>> rec = np.zeros(3, dtype=np.dtype([("a", "i2"), ("b", "u1"), ("c", "i4")], align=True))
-    >>> fast, views, sizes, slots = buffer_views(rec, ["a", "b", "c"])
-    >>> fast, sizes.tolist(), slots.tolist(), [v.shape for v in views]
-    ([0, 2], [2, 4], [0, 1], [(3, 8), (3, 4), (3, 2), (3, 1)])
-    """
-    fast = []
-    for j, name in enumerate(fields):
-        dtype, offset = records.dtype.fields[name][:2]
-        ok = dtype.kind == "i" and dtype.shape == () and offset % dtype.itemsize == 0
-        if ok and records.dtype.itemsize % dtype.itemsize == 0:
-            fast.append(j)
-    contiguous = np.ascontiguousarray(records)
-    views = [
-        contiguous.view(t).reshape(len(records), -1)
-        if records.dtype.itemsize % np.dtype(t).itemsize == 0
-        else np.zeros((1, 1), t)  # no field of this size can be read through it
-        for t in (np.int8, np.int16, np.int32, np.int64)
-    ]
-    sizes = np.array([records.dtype.fields[fields[j]][0].itemsize for j in fast], np.int64)
-    slots = np.array([records.dtype.fields[fields[j]][1] for j in fast], np.int64) // np.maximum(sizes, 1)
-    return fast, views, sizes, slots
 
 
 @kernel

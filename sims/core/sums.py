@@ -61,6 +61,41 @@ def group_index(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray
     return index.astype(np.int64), values[::-1]
 
 
+def buffer_views(
+    records: np.ndarray, fields: Sequence[str]
+) -> tuple[list[int], list[np.ndarray], np.ndarray, np.ndarray]:
+    """Return ``(fast, views, sizes, slots)``: which ``fields`` a compiled pass reads straight from the record buffer
+    (their positions in ``fields``) and how: the buffer as rows of 1-, 2-, 4- and 8-byte integers, and each fast
+    field's size and slot in those rows.
+
+    The fast fields are the aligned signed integers; :func:`group_moments` sums the others
+    with numpy, and so must any other pass that reads the buffer so.
+
+    Examples
+    --------
+    >>> rec = np.zeros(3, dtype=np.dtype([("a", "i2"), ("b", "u1"), ("c", "i4")], align=True))
+    >>> fast, views, sizes, slots = buffer_views(rec, ["a", "b", "c"])
+    >>> fast, sizes.tolist(), slots.tolist(), [v.shape for v in views]
+    ([0, 2], [2, 4], [0, 1], [(3, 8), (3, 4), (3, 2), (3, 1)])
+    """
+    fast = []
+    for j, name in enumerate(fields):
+        dtype, offset = records.dtype.fields[name][:2]
+        ok = dtype.kind == "i" and dtype.shape == () and offset % dtype.itemsize == 0
+        if ok and records.dtype.itemsize % dtype.itemsize == 0:
+            fast.append(j)
+    contiguous = np.ascontiguousarray(records)
+    views = [
+        contiguous.view(t).reshape(len(records), -1)
+        if records.dtype.itemsize % np.dtype(t).itemsize == 0
+        else np.zeros((1, 1), t)  # no field of this size can be read through it
+        for t in (np.int8, np.int16, np.int32, np.int64)
+    ]
+    sizes = np.array([records.dtype.fields[fields[j]][0].itemsize for j in fast], np.int64)
+    slots = np.array([records.dtype.fields[fields[j]][1] for j in fast], np.int64) // np.maximum(sizes, 1)
+    return fast, views, sizes, slots
+
+
 def group_moments(records: np.ndarray, fields: Sequence[str], index: np.ndarray, n_groups: int) -> np.ndarray:
     """Return int64 ``[2, n_groups, len(fields)]``: per group the sum and the sum of squares of each field.
 
@@ -79,21 +114,9 @@ def group_moments(records: np.ndarray, fields: Sequence[str], index: np.ndarray,
         return out
     if len(index) != len(records) or (len(index) and int(index.max()) >= n_groups):
         raise ValueError(f"group index out of range: {len(index)} rows, {n_groups} groups")
-    fast, slow = [], []
-    for j, name in enumerate(fields):
-        dtype, offset = records.dtype.fields[name][:2]
-        ok = dtype.kind == "i" and dtype.shape == () and offset % dtype.itemsize == 0
-        (fast if ok and records.dtype.itemsize % dtype.itemsize == 0 else slow).append(j)
+    fast, views, sizes, slots = buffer_views(records, fields)
+    slow = [j for j in range(len(fields)) if j not in fast]
     if fast:
-        contiguous = np.ascontiguousarray(records)
-        views = [
-            contiguous.view(t).reshape(len(records), -1)
-            if records.dtype.itemsize % np.dtype(t).itemsize == 0
-            else np.zeros((1, 1), t)  # no field of this size can be read through it
-            for t in (np.int8, np.int16, np.int32, np.int64)
-        ]
-        sizes = np.array([records.dtype.fields[fields[j]][0].itemsize for j in fast], np.int64)
-        slots = np.array([records.dtype.fields[fields[j]][1] for j in fast], np.int64) // sizes
         sums = np.zeros((n_groups, len(fast)), np.int64)
         squares = np.zeros((n_groups, len(fast)), np.int64)
         _moments(index, *views, sizes, slots, sums, squares)
