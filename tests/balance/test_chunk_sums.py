@@ -203,3 +203,15 @@ def test_card_counters_summed_in_the_card_pass_equal_row_by_row_sums():
         for name in counters:
             for x in ("sum", "sumsq"):
                 assert c[f"{name}_{x}"][i] == want[key, f"{name}_{x}"], (key, name, x)
+
+
+def test_buffer_views_name_the_aligned_signed_fields_and_read_them_back() -> None:
+    rec = np.zeros(3, dtype=np.dtype([("a", "i2"), ("b", "u1"), ("c", "i4")], align=True))
+    rec["a"], rec["b"], rec["c"] = [1, -2, 3], [4, 5, 6], [-7, 8, 90_000]
+    fast, views, sizes, slots = sums.buffer_views(rec, ["a", "b", "c"])
+    assert fast == [0, 2]  # the unsigned byte is summed with numpy instead
+    assert (sizes.tolist(), slots.tolist()) == ([2, 4], [0, 1])
+    assert [v.shape for v in views] == [(3, 8), (3, 4), (3, 2), (3, 1)]
+    by_size = dict(zip((1, 2, 4, 8), views, strict=True))
+    for j, size, slot in zip(fast, sizes, slots, strict=True):
+        assert by_size[int(size)][:, slot].tolist() == rec[["a", "b", "c"][j]].tolist()
