@@ -157,7 +157,7 @@ def breakdown(path: Path, n_games: int, out: dict[str, Timing], workers: int = 2
         f"{'chunk seconds (1 worker, wall, per chunk)':<44} {each}"
         f" ({len(chunks)} chunks of {manifest['chunk_size']:,}; play {play / max(play + write, 1e-9):.0%})"
     )
-    from balance.run import DECK_LISTS
+    from balance.manifest import DECK_LISTS
 
     cpu_per_game = out["w1"].cpu / n_games
     lists = list_bytes(path)  # kept for the first DECK_LISTS games only: not a per-game cost

@@ -14,7 +14,7 @@ default run. Instead every seat gets
   seat by seat with ``deck_fp``.
 
 Names, not ids: pools that list the same cards in other rows give the same prints. The
-lists themselves are kept for the first games of the run (``balance.run.DECK_LISTS``) for
+lists themselves are kept for the first games of the run (``balance.manifest.DECK_LISTS``) for
 the paired deltas of edited cards, which need to know who holds a card.
 """
 

@@ -63,7 +63,9 @@ HOOK = textwrap.dedent(
         m.write_part = timed(_acc, "write", m.write_part)
         agg.ChunkSums.add = timed(_acc, "sums", agg.ChunkSums.add)
         agg.ChunkSums.tables = timed(_acc, "tables", agg.ChunkSums.tables)
-        m._write_dimensions = span("dimensions", m._write_dimensions)
+        for name in ("write_dimensions", "_write_dimensions"):  # (its name before balance.manifest existed)
+            if hasattr(m, name):
+                setattr(m, name, span("dimensions", getattr(m, name)))
         io.Sums.compact = span("compact", io.Sums.compact)
         io.settle_manifest = span("settle", io.settle_manifest)
         if hasattr(m, "_execute"):

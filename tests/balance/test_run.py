@@ -15,6 +15,7 @@ from tests.balance.run_tables import assert_same_tables
 from tests.balance.run_tables import run_tables as _tables
 
 run_module = importlib.import_module("balance.run")  # the module; `balance.run` is the function
+manifest_module = importlib.import_module("balance.manifest")
 
 
 def test_chunk_bounds_cover_every_game_once():
@@ -35,7 +36,7 @@ def test_chunk_bounds_taper_the_last_chunk_size_games_in_halves():
 
 def test_tapered_run_gives_the_same_tables_and_resumes_its_own_chunks(small_spec, monkeypatch):
     reference = _tables(run(replace(small_spec, chunk_size=600, name="one")))
-    monkeypatch.setattr(run_module, "TAIL_GAMES", 20)
+    monkeypatch.setattr(manifest_module, "TAIL_GAMES", 20)
     spec = replace(small_spec, chunk_size=200, name="tapered")
     expected = [(0, 200), (200, 200), (400, 100), (500, 50), (550, 25), (575, 25)]
     assert chunk_bounds(600, 200) == expected
@@ -55,7 +56,7 @@ def test_tapered_run_gives_the_same_tables_and_resumes_its_own_chunks(small_spec
     manifest = io.read_manifest(path)
     assert [(c["first_game"], c["n_games"]) for c in manifest["chunks"]] == expected
     assert [c["status"] for c in manifest["chunks"]] == ["done"] * 3 + ["pending"] * 3
-    monkeypatch.setattr(run_module, "TAIL_GAMES", 10_000)  # now a 3-chunk split: resume keeps the six recorded
+    monkeypatch.setattr(manifest_module, "TAIL_GAMES", 10_000)  # now a 3-chunk split: resume keeps the six recorded
     monkeypatch.setattr(run_module, "play_chunk_to_parts", real)
     resume(path)
     manifest = io.read_manifest(path)

@@ -21,6 +21,7 @@ from tests.balance.run_tables import assert_same_tables, run_tables
 from tests.balance.test_pools import copy_alone
 
 run_module = importlib.import_module("balance.run")
+manifest_module = importlib.import_module("balance.manifest")
 COST_EDIT = ("Booster 3,Blood Knight,2,", "Booster 3,Blood Knight,3,")  # changes what the deck builder draws
 STAT_EDIT = ("Booster 3,Blood Knight,2,2,2,1,0,0,DEVOUR|STEAL|DECAY,", "Booster 3,Blood Knight,2,2,0,0,0,0,,")
 
@@ -41,7 +42,7 @@ def cost_edit(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("decks")
     original, edited = _copy(tmp, "o"), _copy(tmp, "e", COST_EDIT)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(run_module, "DECK_LISTS", 250)
+        mp.setattr(manifest_module, "DECK_LISTS", 250)
         lean = [load_run(_play(tmp, f"lean-{k}", c)) for k, c in (("a", original), ("b", edited))]
     full = [load_run(_play(tmp, f"full-{k}", c, tables=TABLES)) for k, c in (("a", original), ("b", edited))]
     return lean, full
@@ -72,7 +73,7 @@ def test_print_changes_equal_the_changes_counted_from_every_deck_list(cost_edit)
 
 def test_unchanged_decks_are_proved_by_the_block_digests(tmp_path, monkeypatch):
     """A stat edit leaves every deck alone: the digests agree, so 0 of 700 without comparing one print."""
-    monkeypatch.setattr(run_module, "DECK_LISTS", 100)
+    monkeypatch.setattr(manifest_module, "DECK_LISTS", 100)
     a = load_run(_play(tmp_path, "a", _copy(tmp_path, "o")))
     b = load_run(_play(tmp_path, "b", _copy(tmp_path, "e", STAT_EDIT), chunk_size=128))
     found = compare_pools(a, b)
@@ -110,7 +111,7 @@ def test_block_digests_merge_by_xor_whatever_the_chunking():
 
 
 def test_prints_and_kept_lists_do_not_depend_on_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(run_module, "DECK_LISTS", 50)
+    monkeypatch.setattr(manifest_module, "DECK_LISTS", 50)
     spec = RunSpec(game="cardinger", n_games=400, seed=9, out=str(tmp_path), workers=1)
     one = run_tables(run(replace(spec, chunk_size=400, name="one")))
     two = run_tables(run(replace(spec, chunk_size=61, name="two")))  # workers: test_aggregates

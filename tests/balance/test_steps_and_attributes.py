@@ -16,7 +16,8 @@ import pytest
 
 from balance import io, metrics, parts, stats
 from balance.io import Run
-from balance.run import _write_dimensions, new_manifest, run
+from balance.manifest import new_manifest, write_dimensions
+from balance.run import run
 from balance.spec import RunSpec, resolve
 from sims.core import TABLES, CardPool
 
@@ -29,7 +30,7 @@ def _row(df: pl.DataFrame, **where: Any) -> dict[str, Any]:
 
 # -- card dimension -------------------------------------------------------------------------
 def _legacy_dimension(pool: Any) -> pl.DataFrame:
-    """The card dimension as ``_write_dimensions`` built it before ``card_dimension`` existed."""
+    """The card dimension as ``write_dimensions`` built it before ``card_dimension`` existed."""
     columns: dict[str, Any] = {"card": list(range(len(pool))), "name": list(pool.names)}
     for field in pool.table.dtype.names or ():
         columns[field.rstrip("_")] = pool.table[field]
@@ -42,7 +43,7 @@ def test_cardinger_dimension_is_unchanged(tmp_path: Path) -> None:
     resolved = resolve(RunSpec(game="cardinger", n_games=1))
     assert "card_dim" not in resolved.game.enums
     manifest = new_manifest(resolved, "c")
-    _write_dimensions(resolved, tmp_path, manifest)
+    write_dimensions(resolved, tmp_path, manifest)
     written = pl.read_parquet(tmp_path / "cards.parquet")
     expected = _legacy_dimension(resolved.pool)
     assert written.schema == expected.schema
@@ -53,7 +54,7 @@ def test_blessings_dimension_names_enums_and_keeps_rank_text(tmp_path: Path) -> 
     resolved = resolve(RunSpec(game="blessings", n_games=1))
     manifest = new_manifest(resolved, "b")
     assert manifest["turn_unit"] == "battle"
-    _write_dimensions(resolved, tmp_path, manifest)
+    write_dimensions(resolved, tmp_path, manifest)
     dim = pl.read_parquet(tmp_path / "cards.parquet")
     assert dim.columns[:5] == ["card", "name", "suit", "rank", "rank_code"]
     assert dim.schema["suit"] == pl.String
