@@ -1,4 +1,4 @@
-"""The compiled loops of :class:`balance.aggregates.ChunkSums`, over one batch's card and turn rows.
+"""The compiled loops of :class:`balance.chunk_sums.ChunkSums`, over one batch's card and turn rows.
 
 A module of their own, imported by ``ChunkSums`` on first use: ``balance.aggregates`` (its
 plan, table names and column conventions) is read by every report and metric, which then

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from balance import aggregates, fingerprints, io
+from balance.chunk_sums import ChunkSums
 from balance.executors import Progress, completed, on_dask, start_pool
 from balance.manifest import (
     chunk_bounds,
@@ -160,7 +161,7 @@ def play_chunk_to_parts(spec: RunSpec, run_dir: Path, run_id: str, index: int, f
     start = time.perf_counter()
     resolved = _resolved(spec)
     game = resolved.game
-    sums = aggregates.ChunkSums(plan(resolved)) if spec.aggregates else None
+    sums = ChunkSums(plan(resolved)) if spec.aggregates else None
     sample = {t: spec.raw_sample for t in ("cards", "turns") if spec.raw_sample and t not in spec.tables}
     recorded = tuple(t for t in TABLES if t in spec.tables or t in sample or sums is not None)
     kept = {t: _Gather(t, game.tables[t]) for t in TABLES if t in spec.tables or t in sample}
@@ -366,7 +367,7 @@ def _warm(spec: RunSpec) -> None:
     try:
         resolved = _resolved(spec)
         args = (resolved.params, resolved.pool, resolved.decks, resolved.bot_ids, resolved.weights, spec.seed)
-        sums = aggregates.ChunkSums(plan(resolved)) if spec.aggregates else None
+        sums = ChunkSums(plan(resolved)) if spec.aggregates else None
         for batch in play_batches(resolved.game, *args, 0, 1):
             if sums is not None:
                 sums.add(batch)

@@ -38,8 +38,12 @@ def main() -> None:
 
     import importlib
 
-    import balance.aggregates as agg
     from balance.spec import RunSpec, resolve
+
+    try:  # ChunkSums' module (balance.aggregates in a tree before balance.chunk_sums existed)
+        agg = importlib.import_module("balance.chunk_sums")
+    except ModuleNotFoundError:
+        agg = importlib.import_module("balance.aggregates")
 
     run_module = importlib.import_module("balance.run")  # the package exports a function of that name
     acc: dict[str, list[float]] = {}

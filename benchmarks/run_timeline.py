@@ -55,7 +55,11 @@ HOOK = textwrap.dedent(
         return inner
 
     def patch_run(m):
-        import balance.aggregates as agg, balance.io as io
+        import importlib, balance.io as io
+        try:  # ChunkSums' module (balance.aggregates in a tree before balance.chunk_sums existed)
+            agg = importlib.import_module("balance.chunk_sums")
+        except ModuleNotFoundError:
+            agg = importlib.import_module("balance.aggregates")
         emit("imported:balance.run")
         m.play_chunk_to_parts = span("chunk", m.play_chunk_to_parts, index=lambda a: a[3])
         m._warm = span("warm", m._warm)

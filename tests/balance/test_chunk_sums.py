@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from balance import aggregates
-from balance.aggregates import ChunkSums, Plan
+from balance.aggregates import Plan
+from balance.chunk_sums import ChunkSums
 from sims.core import sums
 
 GAMES = np.dtype([("game", "<i8"), ("first_seat", "i1"), ("winner", "i1"), ("turns", "<i2")], align=True)
