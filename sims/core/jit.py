@@ -44,7 +44,9 @@ Wars: 15,653 reprs, ~2 CPU-s). And ``sims.core.live_maps`` (same guard): the var
 block's entry (``compute_live_map``, after nearly every IR pass) found on bit masks instead of sets
 of names (Card Wars: 1,791 maps, 3.1 -> 0.6 CPU-s). And ``sims.core.abi_sizes`` (same guard): an LLVM
 type's ABI size (which llvmlite finds by parsing a throw-away module) kept per type text (Card Wars:
-3,081 asked, 36 distinct, 0.69 -> 0.04 CPU-s). These leave the IR the same (their tests;
+3,081 asked, 36 distinct, 0.69 -> 0.04 CPU-s). And ``sims.core.lock_events`` (same guard): the
+``numba:llvm_lock`` start and end that Numba broadcasts at every LLVM call (~104,000 calls in Card
+Wars) told to the compiles' timers without building an event each. These leave the IR the same (their tests;
 ``benchmarks/cardia_ir_digest.py``).
 
 And ``sims.core.gc_pause``: no full garbage collection while a top-level compile runs (CPython's
@@ -72,6 +74,7 @@ from sims.core import (
     inline_copy,
     lazy_emit,
     live_maps,
+    lock_events,
     numba_speedups,
     ssa_skip,
     type_reprs,
@@ -102,6 +105,7 @@ ssa_skip.install()
 type_reprs.install()
 live_maps.install()
 abi_sizes.install()
+lock_events.install()
 gc_pause.install()  # after lazy_emit: it wraps lazy_emit's Dispatcher.compile
 
 # Every preset: cached on disk, releases the GIL, and no cfunc wrapper (nothing takes a kernel's C
