@@ -284,7 +284,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
     paid = 0 if free else paid_cost(s, p, c)
     m.actions -= paid
     if not free:
-        bd.take_from_hand(s, p, src)
+        bd.take_from_hand(s, np.int64(p), src)
     if k.xcost == Cost.DISCARD_CARD:  # the extra cost, paid on play (R7); tgt = the hand index to discard
         bd.discard_from_hand(s, p, tgt - 1 if not free and tgt > src else tgt)
     lane = a & 3 if k.type != CardType.SPELL else -1
@@ -310,7 +310,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
         s.turnfx.spells[p] += 1
         sx.stale_turn(s)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
-        push(s.piles.disc, s.piles.disc_n, owner, c)  # read, do it, then discard (*Spells*)
+        push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)  # read, do it, then discard (*Spells*)
         sx.stale_piles(s)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
         if m.phase != Phase.OVER:
@@ -415,9 +415,9 @@ def silo_unplayable(s) -> None:
     m = s.meta
     m.pending, m.phase = Choice.NONE, Phase.MAIN
     if s.params.silo_unplayable == SiloUnplayable.THIEF_HAND:
-        fx.to_hand(s, m.decider, m.pend_card, m.pend_owner)
+        fx.to_hand(s, np.int64(m.decider), m.pend_card, np.int64(m.pend_owner))
     else:
-        push(s.piles.disc, s.piles.disc_n, m.pend_owner, m.pend_card)
+        push(s.piles.disc, s.piles.disc_n, np.int64(m.pend_owner), m.pend_card)
         sx.stale_piles(s)
         bd.log_event(s, EventKind.DISCARD, m.decider, m.pend_card, NO_CARD, 0, 0)
     m.pend_card = NO_CARD

@@ -193,7 +193,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner
         s.piles.hand_n[owner] = n + 1
     else:
-        push(s.piles.disc, s.piles.disc_n, owner, c)
+        push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)
     log_event(s, EventKind.LEAVE, q, c, NO_CARD, lane, to_hand)
     return c
 
@@ -219,7 +219,7 @@ def destroy_building(s, q: int, lane: int) -> None:
         return
     s.board.bu_card[q, lane] = NO_CARD
     stale(s)
-    push(s.piles.disc, s.piles.disc_n, s.board.bu_owner[q, lane], u)
+    push(s.piles.disc, s.piles.disc_n, np.int64(s.board.bu_owner[q, lane]), u)
     log_event(s, EventKind.DESTROY, q, NO_CARD, u, lane, 1)
 
 
@@ -396,7 +396,7 @@ def discard_from_hand(s, p: int, i: int) -> int:
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
     owner = s.piles.hand_own[p, i]
     c = take_from_hand(s, p, i)
-    push(s.piles.disc, s.piles.disc_n, owner, c)
+    push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)
     stale_piles(s)
     log_event(s, EventKind.DISCARD, p, c, NO_CARD, 0, 0)
     return c

@@ -103,7 +103,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     """Resolve the effects with rules of their own (moves, bounces, flips, single cards) in place."""
     b = s.board
     if eff == Effect.BOUNCE:
-        q, m = bounce_slot(s, p, lane, c, target, choice, tgt)
+        q, m = bounce_slot(s, p, lane, c, np.int64(target), choice, tgt)
         if q >= 0 and b.cr_card[q, m] >= 0:
             bd.leave_play(s, q, m, np.int64(1))
     elif eff == Effect.DESTROY:
@@ -252,7 +252,7 @@ def turn_atk(s, p, lane, c, target, v, tgt) -> None:
 @hot
 def ask_discard(s, q: int, n: int) -> None:
     """Make seat ``q`` discard ``n`` cards of its choice: a pending choice (Glossary *Discard*)."""
-    n = min(n, s.piles.hand_n[q])
+    n = min(n, np.int64(s.piles.hand_n[q]))
     if n <= 0:
         return
     m = s.meta
@@ -352,7 +352,7 @@ def silo(s, p: int) -> None:
     n = s.piles.hand_n[q]
     if n == 0:
         return
-    i = rng.randint(s.scratch.rng, Lane.EFFECT + p, n)
+    i = rng.randint(s.scratch.rng, Lane.EFFECT + p, np.int64(n))
     owner = s.piles.hand_own[q, i]
     x = bd.take_from_hand(s, q, i)
     m = s.meta
@@ -386,7 +386,7 @@ def ogre_gas(s, p: int, amount: int) -> None:
     """Ogre Gas: reveal the top ``amount`` cards; one goes to the bottom (chosen if several), the others to discard."""
     m = s.meta
     m.reveal_n = 0
-    for k in range(min(amount, s.piles.deck_n[p])):
+    for k in range(min(np.int64(amount), np.int64(s.piles.deck_n[p]))):
         n = s.piles.deck_n[p] - 1
         m.reveal[k] = s.piles.deck[p, n]
         s.piles.deck_n[p] = n

@@ -293,7 +293,7 @@ def record_turn(s) -> None:
     t.score_0, t.score_1 = b.hp[0], b.hp[1]
     t.creatures_0, t.creatures_1 = creatures(s, np.int64(0)), creatures(s, np.int64(1))
     t.buildings_0, t.buildings_1 = buildings(s, np.int64(0)), buildings(s, np.int64(1))
-    t.hand_0, t.hand_1 = min(s.piles.hand_n[0], 127), min(s.piles.hand_n[1], 127)
+    t.hand_0, t.hand_1 = min(np.int64(s.piles.hand_n[0]), 127), min(np.int64(s.piles.hand_n[1]), 127)
     t.faceup_0, t.faceup_1 = b.up[0].sum(), b.up[1].sum()
     t.plays, t.floops = m.plays, m.floops
 

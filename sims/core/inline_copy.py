@@ -53,7 +53,7 @@ import weakref
 
 from numba.core import compiler, inline_closurecall, ir
 
-from sims.core import patch_guard
+from sims.core import ir_copy, patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of InlineWorker.inline_ir, inline_function and
@@ -82,7 +82,7 @@ class _InlineCopy:
         if cached is not None:
             if id(obj) in cached:  # the first copy (the one inline_ir edits) of a cached IR's block
                 _state["shared"] += 1
-                new = copy.deepcopy(obj, inline["memo"])
+                new = ir_copy.deepcopy(obj, inline["memo"])
                 inline["source"][id(new)] = obj
                 return new
             # the second, "unedited copy" of that copy: the cached block itself, equal and never edited
@@ -92,7 +92,7 @@ class _InlineCopy:
             _state["kept"] += 1
             return obj
         _state["shared"] += 1
-        return copy.deepcopy(obj, inline["memo"])
+        return ir_copy.deepcopy(obj, inline["memo"])
 
 
 def _source_hash() -> str:

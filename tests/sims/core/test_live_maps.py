@@ -1,0 +1,160 @@
+"""sims.core.live_maps: Numba's live maps computed on bit masks, the same sets and the same code."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import numba
+import pytest
+from numba.core import analysis, compiler, ir, ir_utils, postproc
+
+from sims.core import live_maps
+
+CHILD = r"""
+import json, sys
+import numpy as np
+import numba
+import sims.core.jit  # installs it
+from sims.core import live_maps
+if sys.argv[1] == "numba":
+    live_maps.uninstall()
+assert live_maps.installed() == (sys.argv[1] == "patched")
+hot = numba.njit(inline="always")
+
+@hot
+def leaf(x, k):
+    y = x
+    if x > k:
+        y = x - k
+    elif x < -k:
+        y = -x
+    return y
+
+@numba.njit
+def entry(a, n):
+    total = 0
+    best = -1
+    for i in range(n):
+        v = leaf(a[i % a.shape[0]], i)
+        if v > best:
+            best = v
+            total += v
+        else:
+            total -= leaf(v, 2)
+        while total > 50:
+            total -= best + 1
+    return total, best
+
+a = np.arange(-7, 23, dtype=np.int64)
+results = [list(entry(a, n)) for n in (0, 1, 5, 17)]
+print(json.dumps({"llvm": entry.inspect_llvm(entry.signatures[0]), "results": results, "calls": live_maps.calls()}))
+"""
+
+
+def compile_child(mode: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
+    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_compile_with_the_patch_emits_the_same_code_as_without():
+    numbas, patched = compile_child("numba"), compile_child("patched")
+    assert numbas["calls"] == 0
+    assert patched["calls"] > 0
+    assert patched["results"] == numbas["results"]
+    assert patched["llvm"] == numbas["llvm"]
+
+
+def _sample(a, n):
+    x = 0
+    y = 1
+    z = n
+    for i in range(n):
+        if a[i] > x:
+            x = a[i]
+        elif a[i] < -y:
+            y = y + 1
+            for j in range(i):
+                z = z * 2 - j
+        else:
+            w = x - y  # used only here: defined in one branch
+            z += w
+        if z > 100:
+            break
+    while y > 0:
+        y -= 2
+        x ^= y
+    return x, y, z
+
+
+def _live_maps(fn, dead_block=False):
+    func_ir = compiler.run_frontend(fn)
+    blocks = func_ir.blocks
+    if dead_block:  # a block nothing jumps to (the CFG drops it; the maps keep it), which jumps into a loop
+        uses = analysis.compute_use_defs(blocks).usemap
+        source = max(blocks, key=lambda k: len(uses[k]))  # one that reads variables defined elsewhere
+        dead = copy.deepcopy(blocks[source])
+        dead.body[-1] = ir.Jump(list(blocks)[1], dead.body[-1].loc)
+        blocks[max(blocks) + 100] = dead
+    cfg = analysis.compute_cfg_from_blocks(blocks)
+    usedefs = analysis.compute_use_defs(blocks)
+    patched = live_maps.compute_live_map(cfg, blocks, usedefs.usemap, usedefs.defmap)
+    numbas = live_maps._state["original"](cfg, blocks, usedefs.usemap, usedefs.defmap)
+    return cfg, blocks, patched, numbas
+
+
+def test_the_live_maps_are_numbas():
+    import sims.core.jit  # noqa: F401
+
+    for fn in (_sample, live_maps.compute_live_map, postproc.PostProcessor.run):
+        _cfg, blocks, patched, numbas = _live_maps(fn)
+        assert list(patched) == list(numbas) == list(blocks)
+        assert patched == numbas
+        assert len(blocks) > 5
+        assert any(numbas.values())  # variables are live somewhere
+
+
+def test_a_dead_block_keeps_its_own_uses():
+    import sims.core.jit  # noqa: F401
+
+    cfg, blocks, patched, numbas = _live_maps(_sample, dead_block=True)
+    assert patched == numbas
+    dead = set(blocks) - set(cfg.topo_order())
+    assert len(dead) == 1
+    assert all(numbas[k] for k in dead)
+    assert all(patched[k] == numbas[k] for k in dead)
+
+
+def test_the_patch_is_active_in_every_game():
+    import sims.core.jit  # noqa: F401
+
+    assert numba.__version__ in live_maps.CHECKED
+    assert live_maps.installed()
+    assert live_maps._source_hash() == live_maps.CHECKED[numba.__version__]
+    assert analysis.compute_live_map is live_maps.compute_live_map
+    assert ir_utils.compute_live_map is live_maps.compute_live_map
+    before = live_maps.calls()
+    postproc.PostProcessor(compiler.run_frontend(_sample)).run(emit_dels=True)
+    assert live_maps.calls() > before  # Numba's post-processing reaches it
+
+
+def test_an_unchecked_numba_gets_a_warning_and_numbas_own_function(monkeypatch):
+    import sims.core.jit  # noqa: F401
+
+    live_maps.uninstall()
+    try:
+        assert analysis.compute_live_map is not live_maps.compute_live_map
+        monkeypatch.setattr(live_maps, "CHECKED", {})
+        with pytest.warns(RuntimeWarning, match="not the one this patch was checked against"):
+            assert not live_maps.install()
+        assert not live_maps.installed()
+        assert analysis.compute_live_map is not live_maps.compute_live_map
+        assert ir_utils.compute_live_map is not live_maps.compute_live_map
+    finally:
+        monkeypatch.undo()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert live_maps.install()

@@ -1,0 +1,147 @@
+"""sims.core.use_defs: Numba's per-block uses and definitions, a plain assignment's variables listed once."""
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import numba
+import pytest
+from numba.core import analysis, compiler, ir, ir_utils, lowering, transforms
+from numba.core import ssa as numba_ssa
+
+from sims.core import use_defs
+
+CHILD = r"""
+import json, sys
+import numpy as np
+import numba
+import sims.core.jit  # installs it
+from sims.core import use_defs
+if sys.argv[1] == "numba":
+    use_defs.uninstall()
+assert use_defs.installed() == (sys.argv[1] == "patched")
+hot = numba.njit(inline="always")
+
+@hot
+def leaf(x, k):
+    y = x
+    if x > k:
+        y = x - k
+    elif x < -k:
+        y = -x
+    return y
+
+@numba.njit
+def entry(a, n):
+    total = 0
+    best = -1
+    for i in range(n):
+        v = leaf(a[i % a.shape[0]], i)
+        if v > best:
+            best = v
+            total += v
+        else:
+            total -= leaf(v, 2)
+    return total, best
+
+a = np.arange(-7, 23, dtype=np.int64)
+results = [list(entry(a, n)) for n in (0, 1, 5, 17)]
+print(json.dumps({"llvm": entry.inspect_llvm(entry.signatures[0]), "results": results, "calls": use_defs.calls()}))
+"""
+
+
+def compile_child(mode: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
+    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_compile_with_the_patch_emits_the_same_code_as_without():
+    numbas, patched = compile_child("numba"), compile_child("patched")
+    assert numbas["calls"] == 0
+    assert patched["calls"] > 0
+    assert patched["results"] == numbas["results"]
+    assert patched["llvm"] == numbas["llvm"]
+
+
+def _sample(a, n):
+    x = 0
+    y = 1
+    z = n
+    for i in range(n):
+        if a[i] > x:
+            x = a[i]
+        elif a[i] < -y:
+            y = y + 1
+            x = x  # a variable assigned from itself: not a definition
+            for j in range(i):
+                z = z * 2 - j
+        else:
+            w = x - y
+            z += w
+        if z > 100:
+            break
+    return x, y, z
+
+
+def _both(blocks):
+    patched = use_defs.compute_use_defs(blocks)
+    numbas = use_defs._state["original"](blocks)
+    return patched, numbas
+
+
+def test_the_uses_and_definitions_are_numbas():
+    import sims.core.jit  # noqa: F401
+
+    for fn in (_sample, use_defs.compute_use_defs, analysis.compute_live_map):
+        for ssa in (False, True):
+            func_ir = compiler.run_frontend(fn)
+            if ssa:  # the IR as the typed passes see it (versioned names, phi nodes)
+                func_ir.blocks = numba_ssa._run_ssa(func_ir.blocks)
+            patched, numbas = _both(func_ir.blocks)
+            assert list(patched.usemap) == list(numbas.usemap) == list(func_ir.blocks)
+            assert patched.usemap == numbas.usemap
+            assert patched.defmap == numbas.defmap
+            assert any(numbas.usemap.values())
+
+
+def test_an_unusual_assignment_goes_through_numbas_code():
+    import sims.core.jit  # noqa: F401
+
+    func_ir = compiler.run_frontend(_sample)
+    stmt = next(s for blk in func_ir.blocks.values() for s in blk.body if isinstance(s, ir.Assign))
+    stmt.extra = [ir.Var(stmt.target.scope, "extra_read", stmt.loc)]  # a fourth attribute: listed by list_vars
+    patched, numbas = _both(func_ir.blocks)
+    assert patched == numbas
+    assert any("extra_read" in uses for uses in patched.usemap.values())
+
+
+def test_the_patch_is_active_in_every_game():
+    import sims.core.jit  # noqa: F401
+
+    assert numba.__version__ in use_defs.CHECKED
+    assert use_defs.installed()
+    assert use_defs._source_hash() == use_defs.CHECKED[numba.__version__]
+    for module in (analysis, transforms, lowering, ir_utils):
+        assert module.compute_use_defs is use_defs.compute_use_defs
+
+
+def test_an_unchecked_numba_gets_a_warning_and_numbas_own_function(monkeypatch):
+    import sims.core.jit  # noqa: F401
+
+    use_defs.uninstall()
+    try:
+        assert analysis.compute_use_defs is not use_defs.compute_use_defs
+        monkeypatch.setattr(use_defs, "CHECKED", {})
+        with pytest.warns(RuntimeWarning, match="not the one this patch was checked against"):
+            assert not use_defs.install()
+        assert not use_defs.installed()
+        for module in (analysis, transforms, lowering, ir_utils):
+            assert module.compute_use_defs is not use_defs.compute_use_defs
+    finally:
+        monkeypatch.undo()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert use_defs.install()
