@@ -205,7 +205,7 @@ def coffin_gain(s, p: int) -> float:
     return (best - 0.5) * wt(s, p, W.ACTION)
 
 
-@kernel
+@hot
 def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     """Return seat ``p``'s value of card ``c``'s effect rows used from ``lane`` with ``choice``/``tgt``."""
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
