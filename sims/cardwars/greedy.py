@@ -15,9 +15,9 @@ from sims.cardwars import actions as act
 from sims.cardwars import flow
 from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
-from sims.cardwars.gains import atk_gain, effect_gain
+from sims.cardwars.gains import atk_gain, damage_value, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
-from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
+from sims.cardwars.state import N_LANES, CardType, Cost, Count, Effect, Part, Special, Stat, Target
 from sims.cardwars.values import (
     NEG,
     creature_value,
@@ -127,17 +127,29 @@ def building_value(s, p: int, lane: int, c: int) -> float:
 @hot
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
+    lane = slot % N_LANES
+    c = use_card(s, p, kind, slot)
+    g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
+    return use_rest(s, p, kind, slot, c, a, g)
+
+
+@hot
+def use_card(s, p: int, kind: int, slot: int) -> int:
+    """Return the card whose Floop or ability ``slot`` uses (a FLOOP: ``actions.floop_card``, Schoolhouse's copy)."""
     b = s.board
     lane = slot % N_LANES
-    if slot < N_LANES:  # an option of ``use_options``: a FLOOP's card is ``actions.floop_card``'s (Schoolhouse's copy)
-        c = b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
-    else:
-        c = b.bu_card[p, lane]
+    if slot < N_LANES:  # an option of ``use_options``
+        return b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
+    return b.bu_card[p, lane]
+
+
+@hot
+def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float) -> float:
+    """Return ``use_value`` from the effect's value ``g``: less the Actions, the fight given up and other costs."""
+    lane = slot % N_LANES
     k = s.cards[c]
     fights = s.scratch.g_fight  # current_fight of each lane (``context``)
-    v = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt)) - k.act_cost * wt(
-        s, p, W.ACTION
-    )
+    v = g - k.act_cost * wt(s, p, W.ACTION)
     if kind == ActionKind.FLOOP and slot < N_LANES:
         v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
@@ -147,6 +159,52 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v
+
+
+@hot
+def best_use(s, p: int, kind: int, slot: int, n: int, best: float, best_a: int) -> tuple[float, int]:
+    """Return the better of (``best``, ``best_a``) and the best of ``slot``'s use options ``scratch.work[:n]``.
+
+    Each option's value is ``use_value``'s, the same float: a first row that deals damage to
+    one chosen Creature (The Mariachi) or to a chosen set (Patchy the Pumpkin), with no second
+    row, has its amount counted once for the slot, not once an option (``gains.row_gain``'s
+    own arithmetic: ``damage_value`` of the target, or of each slot in the set in slot order;
+    the slots a set leaves out add 0.0 there). Needs ``context``.
+    """
+    work = s.scratch.work
+    lane = slot % N_LANES
+    c = use_card(s, p, kind, slot)
+    k = s.cards[c]
+    pick, amt = 0, np.int64(0)
+    if k.e1_effect == Effect.DAMAGE and k.e2_effect == Effect.NONE:
+        t = k.e1_target
+        if t == Target.DISTINCT_CREATURES:
+            pick, amt = 2, np.int64(k.e1_amount)
+        elif not (
+            t == Target.OPPONENT
+            or t == Target.OPPOSING_IN_LANE
+            or t == Target.OPPOSING_CREATURES
+            or t == Target.ALL_CREATURES
+        ):
+            pick = 1
+            amt = sx.row_value(s, np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land),
+                               np.int64(k.e1_n), np.int64(k.e1_mode), np.int64(p), np.int64(lane),
+                               np.int64(c))  # fmt: skip
+    for i in range(n):
+        a, tgt = act.a_of(work[i]), act.b_of(work[i])
+        if pick == 1:
+            g = damage_value(s, p, tgt >> 2, tgt & 3, amt) if 0 <= tgt < 2 * N_LANES else 0.0
+        elif pick == 2:
+            g = 0.0
+            for x in range(2 * N_LANES):
+                if tgt & (1 << x):
+                    g += damage_value(s, p, x >> 2, x & 3, amt)
+        else:
+            g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
+        v = use_rest(s, p, kind, slot, c, a, g)
+        if v > best:
+            best, best_a = v, work[i]
+    return best, best_a
 
 
 @hot
@@ -235,17 +293,15 @@ def main_choice(s, p: int) -> int:
             best, best_a = v, a
     work = s.scratch.work
     floops = not flow.first_turn_rule(s)
-    n = 0
-    for slot in range(2 * N_LANES):
+    for slot in range(2 * N_LANES):  # each slot's options valued as enumerated: the order of one list of all
         kind = use_kind(s, p, slot, floops)
         if kind != ActionKind.END:
-            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(n))
-    if n > 0 and not ready:
-        context(s, p)
-    for i in range(n):
-        v = action_value(s, p, work[i])
-        if v > best:
-            best, best_a = v, work[i]
+            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(0))
+            if n > 0:
+                if not ready:
+                    context(s, p)
+                    ready = True
+                best, best_a = best_use(s, p, kind, slot, n, best, best_a)
     return best_a
 
 
