@@ -210,15 +210,19 @@ def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
 
 
 @hot
-def aura_sources(s) -> tuple[int, bool]:
-    """Return the slots of the auras that reach anywhere, and whether an aura reaches neighbours.
+def aura_sources(s) -> tuple[int, int, int, int, int]:
+    """Return where the auras that reach beyond a lane's own Building are, in one pass over the slots.
 
-    The slots are bits ``4 q + lane`` of the Creatures whose auras reach anywhere (Punk Cat,
-    Shark; not one that lost its abilities to Schoolhouse); the flag: some Creature gives an
-    aura to its neighbours (X-Large Spirit Soldier).
+    Returns ``(sources, near, shark, moved_atk, moved_def)``: ``sources``, the slots (bits
+    ``4 q + lane``) of the Creatures whose auras reach anywhere (Punk Cat, Shark; not one that
+    lost its abilities to Schoolhouse); ``near``, the slots next to a Creature that gives an aura
+    to its neighbours (X-Large Spirit Soldier); ``shark``, the sides (bits ``q``) with a source
+    reaching its own side's Creatures that entered this turn (Shark); ``moved_atk``/``moved_def``,
+    what the sources reaching every Creature that changed Lanes (Punk Cat) give such a Creature
+    together (``aura_pair``'s additions, summed).
     """
     b = s.board
-    sources, adj = 0, False
+    sources, near, shark, moved_atk, moved_def = 0, 0, 0, 0, 0
     for r in range(2):
         for m in range(N_LANES):
             d = b.cr_card[r, m]
@@ -226,8 +230,16 @@ def aura_sources(s) -> tuple[int, bool]:
                 to = s.cards[d].au_to
                 if to >= AuraTo.OWN_ENTERED_THIS_TURN and b.cr_copy[r, m] < 0:
                     sources |= 1 << (N_LANES * r + m)
-                adj = adj or to == AuraTo.ADJACENT_OWN
-    return sources, adj
+                    if to == AuraTo.MOVED_CREATURES:
+                        moved_atk, moved_def = add_stat(s.cards[d].au_stat, s.cards[d].au_amount, moved_atk, moved_def)
+                    else:
+                        shark |= 1 << r
+                elif to == AuraTo.ADJACENT_OWN:
+                    if m > 0:
+                        near |= 1 << (N_LANES * r + m - 1)
+                    if m < N_LANES - 1:
+                        near |= 1 << (N_LANES * r + m + 1)
+    return sources, near, shark, moved_atk, moved_def
 
 
 @kernel
@@ -371,7 +383,7 @@ def recompute(s) -> bool:
     turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
     """
     b, t = s.board, s.turnfx
-    sources, adj = aura_sources(s)
+    sources, near, shark, moved_atk, moved_def = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = spells or sources != 0
@@ -383,17 +395,21 @@ def recompute(s) -> bool:
             k = s.cards[c]
             atk = k.atk + b.cr_tatk[q, lane]
             df = k.def_ + b.cr_pdef[q, lane]
-            if adj or sources:
+            sharks = (shark >> q) & 1 and b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
+            if sharks or (near >> (N_LANES * q + lane)) & 1:
                 da, dd = aura_pair(s, q, lane, c, np.int64(sources))
                 atk += da
                 df += dd
-            else:  # only a Building's aura can apply
+            else:  # no neighbour's or Shark's aura reaches it: the lane's Building's, and Punk Cat's if it moved
                 u = b.bu_card[q, lane]
                 if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
                     if s.cards[u].au_stat == Stat.ATK:
                         atk += s.cards[u].au_amount
                     elif s.cards[u].au_stat == Stat.DEF:
                         df += s.cards[u].au_amount
+                if b.cr_moved[q, lane]:
+                    atk += moved_atk
+                    df += moved_def
             if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
                 da, dd = own_stats(s, q, lane, c)
                 atk += da
