@@ -100,7 +100,7 @@ def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     return _count_turn(s, kind, land, q, lane, c)
 
 
-@kernel
+@hot
 def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     """Return the counts about this turn's entries, empty lanes and Buildings (see ``count_of``)."""
     q = q & 1  # seats as non-negative indexes (RULES.md §13)
@@ -151,6 +151,8 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
         return amount * factor(1, step, mode)
     if kind == Count.OWN_LANDSCAPES:  # the commonest STAT count: count_of's case, without the call
         return amount * factor(count_landscapes(s, q & 1, land), step, mode)
+    if kind == Count.OWN_DISCARD:  # Dark Angel, Mouthball: count_of's case, without the call
+        return amount * factor(s.piles.disc_n[q & 1], step, mode)
     n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
     return amount * factor(n, step, mode)
 
