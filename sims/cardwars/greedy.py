@@ -162,16 +162,20 @@ def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float) -> float
 
 
 @hot
-def best_use(s, p: int, kind: int, slot: int, n: int, best: float, best_a: int) -> tuple[float, int]:
-    """Return the better of (``best``, ``best_a``) and the best of ``slot``'s use options ``scratch.work[:n]``.
+def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) -> tuple[float, int]:
+    """Return the better of (``best``, ``best_a``) and the best use of ``slot`` with the targets ``scratch.opts[:m]``.
 
-    Each option's value is ``use_value``'s, the same float: a first row that deals damage to
-    one chosen Creature (The Mariachi) or to a chosen set (Patchy the Pumpkin), with no second
-    row, has its amount counted once for the slot, not once an option (``gains.row_gain``'s
-    own arithmetic: ``damage_value`` of the target, or of each slot in the set in slot order;
-    the slots a set leaves out add 0.0 there). Needs ``context``.
+    The options are ``actions.use_options``' in its order (each cost choice, each target), made
+    here from ``options.options``' targets: ``main_choice`` calls it once ``use_kind`` has named
+    the kind, which passes ``use_options``' own early returns. Each option's value is
+    ``use_value``'s, the same float: a first row that deals damage to one chosen Creature (The
+    Mariachi) or to a chosen set (Patchy the Pumpkin), with no second row, has its amount counted
+    once for the slot, not once an option (``gains.row_gain``'s own arithmetic: ``damage_value``
+    of the target, or of each slot in the set in slot order; the slots a set leaves out add 0.0
+    there). Needs ``context``.
     """
-    work = s.scratch.work
+    b = s.board
+    opts = s.scratch.opts
     lane = slot % N_LANES
     c = use_card(s, p, kind, slot)
     k = s.cards[c]
@@ -190,20 +194,24 @@ def best_use(s, p: int, kind: int, slot: int, n: int, best: float, best_a: int) 
             amt = sx.row_value(s, np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land),
                                np.int64(k.e1_n), np.int64(k.e1_mode), np.int64(p), np.int64(lane),
                                np.int64(c))  # fmt: skip
-    for i in range(n):
-        a, tgt = act.a_of(work[i]), act.b_of(work[i])
-        if pick == 1:
-            g = damage_value(s, p, tgt >> 2, tgt & 3, amt) if 0 <= tgt < 2 * N_LANES else 0.0
-        elif pick == 2:
-            g = 0.0
-            for x in range(2 * N_LANES):
-                if tgt & (1 << x):
-                    g += damage_value(s, p, x >> 2, x & 3, amt)
-        else:
-            g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
-        v = use_rest(s, p, kind, slot, c, a, g)
-        if v > best:
-            best, best_a = v, work[i]
+    own_cost = k.xcost == Cost.DESTROY_OWN_CREATURE
+    for a in range(N_LANES if own_cost else 1):  # the Creature destroyed as a cost, as use_options
+        if own_cost and b.cr_card[p, a] < 0:
+            continue
+        for i in range(m):
+            tgt = opts[i] & 255  # the target as the encoded action carries it (``actions.b_of``)
+            if pick == 1:
+                g = damage_value(s, p, tgt >> 2, tgt & 3, amt) if 0 <= tgt < 2 * N_LANES else 0.0
+            elif pick == 2:
+                g = 0.0
+                for x in range(2 * N_LANES):
+                    if tgt & (1 << x):
+                        g += damage_value(s, p, x >> 2, x & 3, amt)
+            else:
+                g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
+            v = use_rest(s, p, kind, slot, c, a, g)
+            if v > best:
+                best, best_a = v, act.encode(kind, slot, a, tgt)
     return best, best_a
 
 
@@ -291,17 +299,17 @@ def main_choice(s, p: int) -> int:
         v, a = best_play(s, p, i, c)
         if v > best:
             best, best_a = v, a
-    work = s.scratch.work
     floops = not flow.first_turn_rule(s)
-    for slot in range(2 * N_LANES):  # each slot's options valued as enumerated: the order of one list of all
+    for slot in range(2 * N_LANES):  # each slot's options valued in use_options' order: that of one list of all
         kind = use_kind(s, p, slot, floops)
         if kind != ActionKind.END:
-            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(0))
-            if n > 0:
+            c = use_card(s, p, kind, slot)
+            m = opt.options(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(0))
+            if m > 0:
                 if not ready:
                     context(s, p)
                     ready = True
-                best, best_a = best_use(s, p, kind, slot, n, best, best_a)
+                best, best_a = best_use(s, p, kind, slot, m, best, best_a)
     return best_a
 
 

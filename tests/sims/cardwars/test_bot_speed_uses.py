@@ -1,10 +1,13 @@
-"""Card Wars greedy: ``best_use`` values each Floop/ability option as ``use_value`` does, bit for bit.
+"""Card Wars greedy: ``best_use`` picks among a slot's Floop/ability options as ``use_value`` over ``use_options``.
 
-``main_choice`` values a slot's options as they are enumerated (``greedy.best_use``), with the
-amount of a damage row to one chosen Creature (The Mariachi) or to a chosen set (Patchy the
-Pumpkin) counted once a slot instead of once an option. At every main-phase decision of games
-over every deck pairing (greedy and random mirrors), every option of every usable slot is
-valued alone by ``best_use`` and compared with ``use_value``; the shortcut's two cases must be met.
+``main_choice`` values a slot's options without ``actions.use_options``' list: ``greedy.best_use``
+makes them from ``options.options``' targets in the same order (each cost choice, each target),
+with the amount of a damage row to one chosen Creature (The Mariachi) or to a chosen set (Patchy
+the Pumpkin) counted once a slot instead of once an option. At every main-phase decision of games
+over every deck pairing (greedy and random mirrors), for every usable slot, ``best_use`` must
+return what the earlier loop returned (each ``use_options`` action valued by ``use_value``, the
+first best kept) from a start below every option and from each option's own value, so every
+option's value is checked against every other's; the shortcut's two cases must be met.
 """
 
 import numpy as np
@@ -12,6 +15,7 @@ import pytest
 
 from sims.cardwars import actions as act
 from sims.cardwars import flow, greedy
+from sims.cardwars import options as opt
 from sims.cardwars.layout import ActionKind
 from sims.cardwars.state import N_LANES, Effect, Target
 from sims.cardwars.values import NEG
@@ -36,17 +40,22 @@ def test_best_use_values_each_option_as_use_value(deck_0):
             if n and not ready:
                 greedy.context(s, np.int64(p))
                 ready = True
-            k = s.cards[greedy.use_card(s, p, kind, slot)]
+            c = greedy.use_card(s, p, kind, slot)
+            k = s.cards[c]
             actions = [int(work[i]) for i in range(n)]
-            for action in actions:
-                seen["options"] += 1
-                if k.e1_effect == Effect.DAMAGE and k.e2_effect == Effect.NONE:
-                    seen["set" if k.e1_target == Target.DISTINCT_CREATURES else "one"] += 1
-                want = greedy.use_value(s, p, kind, slot, act.a_of(action), act.b_of(action))
-                work[0] = action
-                got, got_a = greedy.best_use(s, p, kind, slot, 1, NEG, -1)
-                if got != want or (got > NEG and got_a != action):
-                    differ.append((int(s.meta.turn), slot, action, got, want))
+            values = [greedy.use_value(s, p, kind, slot, act.a_of(a), act.b_of(a)) for a in actions]
+            m = opt.options(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(0))
+            seen["options"] += n
+            if k.e1_effect == Effect.DAMAGE and k.e2_effect == Effect.NONE:
+                seen["set" if k.e1_target == Target.DISTINCT_CREATURES else "one"] += n
+            for start in [(NEG, -1)] + [(v, -7) for v in values]:
+                want = start
+                for a, v in zip(actions, values, strict=True):
+                    if v > want[0]:
+                        want = (v, a)
+                got = greedy.best_use(s, p, kind, slot, m, *start)
+                if (float(got[0]), int(got[1])) != want:
+                    differ.append((int(s.meta.turn), slot, start, got, want))
 
     for deck_1 in DECKS:
         overrides = {"deck_0": deck_0, "deck_1": deck_1}
