@@ -22,6 +22,7 @@ from sims.cardwars.values import (
     NEG,
     creature_value,
     current_fight,
+    fight_value,
     own_estimate,
     own_lane_free,
     place_value,
@@ -267,8 +268,11 @@ def decide(s, who: int) -> int:
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0
         for lane in range(N_LANES):
-            if flow.can_fight(s, who, lane):
-                v = current_fight(s, who, lane)
+            if flow.can_fight(s, who, lane):  # current_fight's own tests, once
+                b = s.board
+                left = b.cr_def[who, lane] - b.cr_dmg[who, lane]
+                mult = sx.multiplier(s, who, lane)
+                v = 0.0 if flow.first_turn_rule(s) else fight_value(s, who, lane, b.cr_atk[who, lane], left, mult, 0)
                 if v > best:
                     best, best_a = v, act.encode(ActionKind.FIGHT, lane, 0, 0)
         return best_a
