@@ -400,6 +400,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     etb = k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS
     once = own_lane_free(s, c)  # its own rows valued once, not in every lane (RULES.md §13)
     oa, od = own_estimate(s, p, 0, c) if once else (0, 0)
+    ally = allies_gain(s, p, 0, c) - loss  # g_ally of its Landscape type: no lane read
     for lane in range(N_LANES):
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue
@@ -408,7 +409,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
         v = place_value(s, p, lane, c, oa, od)
         if v <= NEG:
             continue
-        v += allies_gain(s, p, lane, c) - loss
+        v += ally  # allies_gain(s, p, lane, c) - loss: the same in every lane
         sub = 0
         if etb:
             m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))
