@@ -205,13 +205,15 @@ def coffin_gain(s, p: int) -> float:
     return (best - 0.5) * wt(s, p, W.ACTION)
 
 
-@kernel
+@hot
 def effect_gain(s, p: int, lane: int, c: int, choice: int, tgt: int) -> float:
     """Return seat ``p``'s value of card ``c``'s effect rows used from ``lane`` with ``choice``/``tgt``."""
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     if k.e1_effect == Effect.NONE:
         return 0.0
+    if k.e1_effect == Effect.MOVE_OWN and k.e2_effect == Effect.NONE:  # Teleport, Dragon Claw: row_gain's value
+        return move_gain(s, np.int64(p), np.int64(tgt >> 2), np.int64(tgt & 3))
     # one integer type at every call: row_gain and everything below it compile once
     g = row_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(k.e1_effect), np.int64(k.e1_target),
                  np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land), np.int64(k.e1_n),

@@ -15,13 +15,14 @@ from sims.cardwars import actions as act
 from sims.cardwars import flow
 from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
-from sims.cardwars.gains import atk_gain, effect_gain
+from sims.cardwars.gains import atk_gain, damage_value, effect_gain
 from sims.cardwars.layout import PENDING_SRC, ActionKind, Choice, Phase
-from sims.cardwars.state import N_LANES, CardType, Cost, Count, Part, Special, Stat
+from sims.cardwars.state import N_LANES, CardType, Cost, Count, Effect, Part, Special, Stat, Target
 from sims.cardwars.values import (
     NEG,
     creature_value,
     current_fight,
+    fight_value,
     own_estimate,
     own_lane_free,
     place_value,
@@ -127,17 +128,29 @@ def building_value(s, p: int, lane: int, c: int) -> float:
 @hot
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
+    lane = slot % N_LANES
+    c = use_card(s, p, kind, slot)
+    g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
+    return use_rest(s, p, kind, slot, c, a, g)
+
+
+@hot
+def use_card(s, p: int, kind: int, slot: int) -> int:
+    """Return the card whose Floop or ability ``slot`` uses (a FLOOP: ``actions.floop_card``, Schoolhouse's copy)."""
     b = s.board
     lane = slot % N_LANES
-    if slot < N_LANES:  # an option of ``use_options``: a FLOOP's card is ``actions.floop_card``'s (Schoolhouse's copy)
-        c = b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
-    else:
-        c = b.bu_card[p, lane]
+    if slot < N_LANES:  # an option of ``use_options``
+        return b.cr_copy[p, lane] if kind == ActionKind.FLOOP and b.cr_copy[p, lane] >= 0 else b.cr_card[p, lane]
+    return b.bu_card[p, lane]
+
+
+@hot
+def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float) -> float:
+    """Return ``use_value`` from the effect's value ``g``: less the Actions, the fight given up and other costs."""
+    lane = slot % N_LANES
     k = s.cards[c]
     fights = s.scratch.g_fight  # current_fight of each lane (``context``)
-    v = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt)) - k.act_cost * wt(
-        s, p, W.ACTION
-    )
+    v = g - k.act_cost * wt(s, p, W.ACTION)
     if kind == ActionKind.FLOOP and slot < N_LANES:
         v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
@@ -147,6 +160,74 @@ def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v
+
+
+@hot
+def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) -> tuple[float, int]:
+    """Return the better of (``best``, ``best_a``) and the best use of ``slot`` with the targets ``scratch.opts[:m]``.
+
+    The options are ``actions.use_options``' in its order (each cost choice, each target), made
+    here from ``options.options``' targets: ``main_choice`` calls it once ``use_kind`` has named
+    the kind, which passes ``use_options``' own early returns. Each option's value is
+    ``use_value``'s, the same float: a first row that deals damage to one chosen Creature (The
+    Mariachi) or to a chosen set (Patchy the Pumpkin), with no second row, has its amount counted
+    once for the slot, not once an option (``gains.row_gain``'s own arithmetic: ``damage_value``
+    of the target, or of each slot in the set in slot order; the slots a set leaves out add 0.0
+    there). Needs ``context``.
+    """
+    b = s.board
+    opts = s.scratch.opts
+    lane = slot % N_LANES
+    c = use_card(s, p, kind, slot)
+    k = s.cards[c]
+    pick, amt = 0, np.int64(0)
+    if k.e1_effect == Effect.DAMAGE and k.e2_effect == Effect.NONE:
+        t = k.e1_target
+        if t == Target.DISTINCT_CREATURES:
+            pick, amt = 2, np.int64(k.e1_amount)
+        elif not (
+            t == Target.OPPONENT
+            or t == Target.OPPOSING_IN_LANE
+            or t == Target.OPPOSING_CREATURES
+            or t == Target.ALL_CREATURES
+        ):
+            pick = 1
+            amt = sx.row_value(s, np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land),
+                               np.int64(k.e1_n), np.int64(k.e1_mode), np.int64(p), np.int64(lane),
+                               np.int64(c))  # fmt: skip
+    # use_rest's terms that do not depend on the option, each the same float (RULES.md §13)
+    fights = s.scratch.g_fight
+    spent = k.act_cost * wt(s, p, W.ACTION)
+    floop = kind == ActionKind.FLOOP and slot < N_LANES
+    given_up = fights[lane] + wt(s, p, W.FLOOP_MIN) if floop else 0.0
+    jinn = 0.1 * wt(s, p, W.ATK) * struzanns(s, p) if k.trigger == Part.FLOOP else 0.0
+    own_cost = k.xcost == Cost.DESTROY_OWN_CREATURE
+    for a in range(N_LANES if own_cost else 1):  # the Creature destroyed as a cost, as use_options
+        if own_cost and b.cr_card[p, a] < 0:
+            continue
+        for i in range(m):
+            tgt = opts[i] & 255  # the target as the encoded action carries it (``actions.b_of``)
+            if pick == 1:
+                g = damage_value(s, p, tgt >> 2, tgt & 3, amt) if 0 <= tgt < 2 * N_LANES else 0.0
+            elif pick == 2:
+                g = 0.0
+                for x in range(2 * N_LANES):
+                    if tgt & (1 << x):
+                        g += damage_value(s, p, x >> 2, x & 3, amt)
+            else:
+                g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
+            v = g - spent  # use_rest's arithmetic in its order
+            if floop:
+                v -= given_up
+            if k.xcost == Cost.DESTROY_SELF:
+                v -= creature_value(s, p, p, lane) + fights[lane]
+            elif own_cost:
+                v -= creature_value(s, p, p, a) + (fights[a] if a != lane else 0.0)
+            if k.trigger == Part.FLOOP:
+                v += jinn
+            if v > best:
+                best, best_a = v, act.encode(kind, slot, a, tgt)
+    return best, best_a
 
 
 @hot
@@ -201,8 +282,11 @@ def decide(s, who: int) -> int:
     if m.phase == Phase.FIGHT:
         best, best_a = NEG, 0
         for lane in range(N_LANES):
-            if flow.can_fight(s, who, lane):
-                v = current_fight(s, who, lane)
+            if flow.can_fight(s, who, lane):  # current_fight's own tests, once
+                b = s.board
+                left = b.cr_def[who, lane] - b.cr_dmg[who, lane]
+                mult = sx.multiplier(s, who, lane)
+                v = 0.0 if flow.first_turn_rule(s) else fight_value(s, who, lane, b.cr_atk[who, lane], left, mult, 0)
                 if v > best:
                     best, best_a = v, act.encode(ActionKind.FIGHT, lane, 0, 0)
         return best_a
@@ -233,19 +317,17 @@ def main_choice(s, p: int) -> int:
         v, a = best_play(s, p, i, c)
         if v > best:
             best, best_a = v, a
-    work = s.scratch.work
     floops = not flow.first_turn_rule(s)
-    n = 0
-    for slot in range(2 * N_LANES):
+    for slot in range(2 * N_LANES):  # each slot's options valued in use_options' order: that of one list of all
         kind = use_kind(s, p, slot, floops)
         if kind != ActionKind.END:
-            n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(n))
-    if n > 0 and not ready:
-        context(s, p)
-    for i in range(n):
-        v = action_value(s, p, work[i])
-        if v > best:
-            best, best_a = v, work[i]
+            c = use_card(s, p, kind, slot)
+            m = opt.options(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(0))
+            if m > 0:
+                if not ready:
+                    context(s, p)
+                    ready = True
+                best, best_a = best_use(s, p, kind, slot, m, best, best_a)
     return best_a
 
 
@@ -318,6 +400,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
     etb = k.trigger == Part.ENTERS or k.trigger == Part.ANY_ENTERS
     once = own_lane_free(s, c)  # its own rows valued once, not in every lane (RULES.md §13)
     oa, od = own_estimate(s, p, 0, c) if once else (0, 0)
+    ally = allies_gain(s, p, 0, c) - loss  # g_ally of its Landscape type: no lane read
     for lane in range(N_LANES):
         if b.cr_card[p, lane] >= 0 and b.cr_exh[p, lane]:
             continue
@@ -326,7 +409,7 @@ def best_play(s, p: int, src: int, c: int) -> tuple[float, int]:
         v = place_value(s, p, lane, c, oa, od)
         if v <= NEG:
             continue
-        v += allies_gain(s, p, lane, c) - loss
+        v += ally  # allies_gain(s, p, lane, c) - loss: the same in every lane
         sub = 0
         if etb:
             m = opt.enter_options(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(0))

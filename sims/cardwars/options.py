@@ -64,7 +64,7 @@ def options(s, p: int, lane: int, c: int, n: int) -> int:
     return target_options(s, p, lane, c, target, n)
 
 
-@kernel
+@hot
 def target_options(s, p: int, lane: int, c: int, target: int, n: int) -> int:
     """Append the codes of ``target`` (Target) for card ``c`` at ``(p, lane)``; see ``options``."""
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
@@ -98,7 +98,7 @@ def target_options(s, p: int, lane: int, c: int, target: int, n: int) -> int:
     return add(s.scratch.opts, n, 0)
 
 
-@kernel
+@hot
 def creature_options(s, p: int, lane: int, c: int, target: int, n: int, into_lane: bool) -> int:
     """Append the slots of the Creatures ``target`` may choose (``into_lane``: Woad Mobile Home's room check)."""
     p = p & 1  # seats as non-negative indexes (RULES.md §13)

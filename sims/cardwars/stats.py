@@ -100,7 +100,7 @@ def count_of(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     return _count_turn(s, kind, land, q, lane, c)
 
 
-@kernel
+@hot
 def _count_turn(s, kind: int, land: int, q: int, lane: int, c: int) -> int:
     """Return the counts about this turn's entries, empty lanes and Buildings (see ``count_of``)."""
     q = q & 1  # seats as non-negative indexes (RULES.md §13)
@@ -149,6 +149,10 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
         return 0
     if kind == Count.ONE:  # most effect rows: count_of's first case, without the call (RULES.md §13)
         return amount * factor(1, step, mode)
+    if kind == Count.OWN_LANDSCAPES:  # the commonest STAT count: count_of's case, without the call
+        return amount * factor(count_landscapes(s, q & 1, land), step, mode)
+    if kind == Count.OWN_DISCARD:  # Dark Angel, Mouthball: count_of's case, without the call
+        return amount * factor(s.piles.disc_n[q & 1], step, mode)
     n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
     return amount * factor(n, step, mode)
 
@@ -208,15 +212,19 @@ def local_auras(s, q: int, lane: int, c: int) -> tuple[int, int]:
 
 
 @hot
-def aura_sources(s) -> tuple[int, bool]:
-    """Return the slots of the auras that reach anywhere, and whether an aura reaches neighbours.
+def aura_sources(s) -> tuple[int, int, int, int, int]:
+    """Return where the auras that reach beyond a lane's own Building are, in one pass over the slots.
 
-    The slots are bits ``4 q + lane`` of the Creatures whose auras reach anywhere (Punk Cat,
-    Shark; not one that lost its abilities to Schoolhouse); the flag: some Creature gives an
-    aura to its neighbours (X-Large Spirit Soldier).
+    Returns ``(sources, near, shark, moved_atk, moved_def)``: ``sources``, the slots (bits
+    ``4 q + lane``) of the Creatures whose auras reach anywhere (Punk Cat, Shark; not one that
+    lost its abilities to Schoolhouse); ``near``, the slots next to a Creature that gives an aura
+    to its neighbours (X-Large Spirit Soldier); ``shark``, the sides (bits ``q``) with a source
+    reaching its own side's Creatures that entered this turn (Shark); ``moved_atk``/``moved_def``,
+    what the sources reaching every Creature that changed Lanes (Punk Cat) give such a Creature
+    together (``aura_pair``'s additions, summed).
     """
     b = s.board
-    sources, adj = 0, False
+    sources, near, shark, moved_atk, moved_def = 0, 0, 0, 0, 0
     for r in range(2):
         for m in range(N_LANES):
             d = b.cr_card[r, m]
@@ -224,8 +232,16 @@ def aura_sources(s) -> tuple[int, bool]:
                 to = s.cards[d].au_to
                 if to >= AuraTo.OWN_ENTERED_THIS_TURN and b.cr_copy[r, m] < 0:
                     sources |= 1 << (N_LANES * r + m)
-                adj = adj or to == AuraTo.ADJACENT_OWN
-    return sources, adj
+                    if to == AuraTo.MOVED_CREATURES:
+                        moved_atk, moved_def = add_stat(s.cards[d].au_stat, s.cards[d].au_amount, moved_atk, moved_def)
+                    else:
+                        shark |= 1 << r
+                elif to == AuraTo.ADJACENT_OWN:
+                    if m > 0:
+                        near |= 1 << (N_LANES * r + m - 1)
+                    if m < N_LANES - 1:
+                        near |= 1 << (N_LANES * r + m + 1)
+    return sources, near, shark, moved_atk, moved_def
 
 
 @kernel
@@ -369,7 +385,7 @@ def recompute(s) -> bool:
     turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
     """
     b, t = s.board, s.turnfx
-    sources, adj = aura_sources(s)
+    sources, near, shark, moved_atk, moved_def = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = spells or sources != 0
@@ -381,17 +397,21 @@ def recompute(s) -> bool:
             k = s.cards[c]
             atk = k.atk + b.cr_tatk[q, lane]
             df = k.def_ + b.cr_pdef[q, lane]
-            if adj or sources:
+            sharks = (shark >> q) & 1 and b.cr_entered[q, lane] == s.meta.turn and s.meta.mover == q
+            if sharks or (near >> (N_LANES * q + lane)) & 1:
                 da, dd = aura_pair(s, q, lane, c, np.int64(sources))
                 atk += da
                 df += dd
-            else:  # only a Building's aura can apply
+            else:  # no neighbour's or Shark's aura reaches it: the lane's Building's, and Punk Cat's if it moved
                 u = b.bu_card[q, lane]
                 if u >= 0 and s.cards[u].au_to == AuraTo.OWN_IN_LANE:
                     if s.cards[u].au_stat == Stat.ATK:
                         atk += s.cards[u].au_amount
                     elif s.cards[u].au_stat == Stat.DEF:
                         df += s.cards[u].au_amount
+                if b.cr_moved[q, lane]:
+                    atk += moved_atk
+                    df += moved_def
             if k.s1_stat != Stat.NONE and b.cr_copy[q, lane] < 0:
                 da, dd = own_stats(s, q, lane, c)
                 atk += da
