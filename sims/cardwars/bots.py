@@ -45,7 +45,7 @@ def needs_legal(bot_id: int) -> bool:
 def choose(bot_id: int, s, sim, who: int) -> int:
     """Return the action of policy ``bot_id`` for seat ``who`` (the decider) in position ``s``."""
     if bot_id == Bot.RANDOM:
-        return s.scratch.legal[rng.randint(s.scratch.rng, Lane.BOT + who, s.scratch.n_legal)]
+        return s.scratch.legal[rng.randint(s.scratch.rng, Lane.BOT + who, np.int64(s.scratch.n_legal))]
     if bot_id == Bot.PLANNER:
         return planner.plan(s, sim, who)
     return greedy.decide(s, np.int64(who))

@@ -245,7 +245,7 @@ def turn_atk(s, p, lane, c, target, v, tgt) -> None:
     land = s.cards[c].e1_land
     for q in range(2):
         for m in range(N_LANES):
-            if sx.group_hit(s, p, q, m, target, land):
+            if sx.group_hit(s, p, q, m, np.int64(target), np.int64(land)):
                 b.cr_tatk[q, m] += v
 
 

@@ -19,7 +19,7 @@ def damage_value(s, p: int, q: int, lane: int, take: int) -> float:
     if b.cr_card[q, lane] < 0 or take <= 0:
         return 0.0
     left = b.cr_def[q, lane] - b.cr_dmg[q, lane]
-    v = wt(s, p, W.KILL) + creature_value(s, p, q, lane) if take >= left else take * wt(s, p, W.HIT)
+    v = wt(s, p, W.KILL) + creature_value(s, np.int64(p), np.int64(q), lane) if take >= left else take * wt(s, p, W.HIT)
     return v if q != p else -v
 
 
@@ -32,10 +32,10 @@ def atk_gain(s, p: int, q: int, lane: int, delta: int) -> float:
         return 0.0  # "this turn": only a Creature of ours that fights now gains from it
     left = b.cr_def[p, lane] - b.cr_dmg[p, lane]
     mult = sx.multiplier(s, p, lane)
-    now = fight_value(s, p, lane, b.cr_atk[p, lane], left, mult, 0)
+    now = fight_value(s, p, lane, np.int64(b.cr_atk[p, lane]), left, mult, np.int64(0))
     if q == p:
-        return fight_value(s, p, lane, b.cr_atk[p, lane] + delta, left, mult, 0) - now
-    return fight_value(s, p, lane, b.cr_atk[p, lane], left, mult, delta) - now
+        return fight_value(s, p, lane, b.cr_atk[p, lane] + delta, left, mult, np.int64(0)) - now
+    return fight_value(s, p, lane, np.int64(b.cr_atk[p, lane]), left, mult, delta) - now
 
 
 @kernel
@@ -82,7 +82,7 @@ def row_gain(s, p, lane, c, eff, target, amount, count, land, step, mode, choice
     if eff == Effect.MILL:
         return v * wt(s, p, W.MILL)
     if eff == Effect.DISCARD:
-        return min(v, s.piles.hand_n[p ^ 1]) * wt(s, p, W.CARD)
+        return min(v, np.int64(s.piles.hand_n[p ^ 1])) * wt(s, p, W.CARD)
     if eff == Effect.TURN_ATK:
         return turn_atk_gain(s, p, lane, c, target, v, land, tgt)
     if eff == Effect.HEAL:
@@ -119,12 +119,12 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
         q, m = fx.bounce_slot(s, p, lane, c, target, choice, tgt)
         if q < 0 or b.cr_card[q, m] < 0:
             return 0.0
-        g = creature_value(s, p, q, m) - card
+        g = creature_value(s, np.int64(p), np.int64(q), m) - card
         return g if q != p else -g - current_fight(s, p, m)
     if eff == Effect.DESTROY:
         if target == Target.BUILDING_IN_LANE:
             return bld if tgt != p else -bld
-        return wt(s, p, W.KILL) + creature_value(s, p, p ^ 1, lane)
+        return wt(s, p, W.KILL) + creature_value(s, np.int64(p), np.int64(p ^ 1), lane)
     if eff == Effect.FLIP_DOWN or eff == Effect.FLIP_UP:
         q, m = (tgt, lane) if target == Target.LANDSCAPE_IN_LANE else (p, choice if eff == Effect.FLIP_DOWN else tgt)
         if m >= N_LANES:
@@ -138,7 +138,7 @@ def unique_gain(s, p, lane, c, eff, target, amount, land, choice, tgt) -> float:
     if eff == Effect.FIELD_REAPER:
         d = lane - 1 if choice == 0 else lane + 1
         if b.cr_card[p ^ 1, lane] >= 0 and 0 <= d < N_LANES and b.cr_card[p, d] < 0:
-            return 2.0 * creature_value(s, p, p ^ 1, lane)
+            return 2.0 * creature_value(s, np.int64(p), np.int64(p ^ 1), lane)
         return 0.0
     if eff == Effect.SILO:
         return 2.0 * card
@@ -182,7 +182,7 @@ def move_gain(s, p: int, src: int, dst: int) -> float:
         return 0.0
     atk, left, mult = b.cr_atk[p, src], b.cr_def[p, src] - b.cr_dmg[p, src], sx.multiplier(s, p, src)
     ready = not b.cr_exh[p, src] and not flow.first_turn_rule(s)
-    after = fight_value(s, p, dst, atk, left, mult, 0) if ready else 0.0
+    after = fight_value(s, p, dst, np.int64(atk), left, mult, np.int64(0)) if ready else 0.0
     if b.cr_card[p ^ 1, dst] >= 0:
         after += wt(s, p, W.BLOCK) * sx.damage_dealt(s, p ^ 1, dst)
     before = current_fight(s, p, src)

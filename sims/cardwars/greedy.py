@@ -154,9 +154,9 @@ def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float) -> float
     if kind == ActionKind.FLOOP and slot < N_LANES:
         v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
-        v -= creature_value(s, p, p, lane) + fights[lane]
+        v -= creature_value(s, np.int64(p), np.int64(p), lane) + fights[lane]
     elif k.xcost == Cost.DESTROY_OWN_CREATURE:
-        v -= creature_value(s, p, p, a) + (fights[a] if a != lane else 0.0)
+        v -= creature_value(s, np.int64(p), np.int64(p), a) + (fights[a] if a != lane else 0.0)
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v
@@ -220,9 +220,9 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
             if floop:
                 v -= given_up
             if k.xcost == Cost.DESTROY_SELF:
-                v -= creature_value(s, p, p, lane) + fights[lane]
+                v -= creature_value(s, np.int64(p), np.int64(p), lane) + fights[lane]
             elif own_cost:
-                v -= creature_value(s, p, p, a) + (fights[a] if a != lane else 0.0)
+                v -= creature_value(s, np.int64(p), np.int64(p), a) + (fights[a] if a != lane else 0.0)
             if k.trigger == Part.FLOOP:
                 v += jinn
             if v > best:
@@ -286,7 +286,11 @@ def decide(s, who: int) -> int:
                 b = s.board
                 left = b.cr_def[who, lane] - b.cr_dmg[who, lane]
                 mult = sx.multiplier(s, who, lane)
-                v = 0.0 if flow.first_turn_rule(s) else fight_value(s, who, lane, b.cr_atk[who, lane], left, mult, 0)
+                v = (
+                    0.0
+                    if flow.first_turn_rule(s)
+                    else fight_value(s, who, lane, np.int64(b.cr_atk[who, lane]), left, mult, np.int64(0))
+                )
                 if v > best:
                     best, best_a = v, act.encode(ActionKind.FIGHT, lane, 0, 0)
         return best_a

@@ -51,7 +51,7 @@ def options(s, p: int, lane: int, c: int, n: int) -> int:
     if eff == Effect.SILO:
         return add(s.scratch.opts, n, 0) if s.piles.hand_n[p ^ 1] > 0 else n
     if eff == Effect.SCHOOLHOUSE:
-        ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, -1) > 0
+        ok = b.cr_card[p, lane] >= 0 and not b.cr_exh[p, lane] and floop_creatures_in_discard(s, p, np.int64(-1)) > 0
         return add(s.scratch.opts, n, 0) if ok else n
     if eff == Effect.RETURN_RANDOM and s.params.empty_pick == EmptyPick.FORBIDDEN:
         return (

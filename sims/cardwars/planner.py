@@ -39,7 +39,7 @@ def copy_position(sim, s, p: int, seed) -> None:
     sim.meta.log_on = 0
     for lane in range(N_RNG):
         sim.scratch.rng[lane] = rng.mix64(seed + np.uint64(lane))
-    rng.shuffle(sim.piles.deck[p], sim.piles.deck_n[p], sim.scratch.rng, Lane.SHUFFLE + p)
+    rng.shuffle(sim.piles.deck[p], np.int64(sim.piles.deck_n[p]), sim.scratch.rng, Lane.SHUFFLE + p)
     redeal_unseen(sim, p ^ 1)
 
 
@@ -61,7 +61,7 @@ def redeal_unseen(sim, q: int) -> None:
             deck[n] = pl.hand[q, i]
             n += 1
     deck[:n].sort()
-    rng.shuffle(deck, n, sim.scratch.rng, Lane.SHUFFLE + q)
+    rng.shuffle(deck, np.int64(n), sim.scratch.rng, Lane.SHUFFLE + q)
     for i in range(pl.hand_n[q]):
         if pl.hand_own[q, i] == q:
             n -= 1
@@ -79,7 +79,9 @@ def evaluate(s, p: int) -> float:
     v = values.wt(s, p, W.HP) * (b.hp[p] - b.hp[p ^ 1])
     threat = values.wt(s, p, W.THREAT)
     for lane in range(N_LANES):
-        v += values.creature_value(s, p, p, lane) - values.creature_value(s, p, p ^ 1, lane)
+        v += values.creature_value(s, np.int64(p), np.int64(p), lane) - values.creature_value(
+            s, np.int64(p), np.int64(p ^ 1), lane
+        )
         if b.cr_card[p ^ 1, lane] >= 0 and b.cr_card[p, lane] < 0:
             v -= threat * sx.damage_dealt(s, p ^ 1, lane)
         if b.cr_card[p, lane] >= 0 and b.cr_card[p ^ 1, lane] < 0:

@@ -3,6 +3,8 @@
 Values are in "cards" (``BotParams``); see ``greedy.py``.
 """
 
+import numpy as np
+
 from sims.cardwars import flow
 from sims.cardwars import stats as sx
 from sims.cardwars.state import CardType, Count, Effect, Part, Special, Stat
@@ -32,7 +34,7 @@ def creature_value(s, p: int, q: int, lane: int) -> float:
     b = s.board
     if b.cr_card[q, lane] < 0:
         return 0.0
-    return cval(s, p, b.cr_atk[q, lane], b.cr_def[q, lane] - b.cr_dmg[q, lane])
+    return cval(s, p, np.int64(b.cr_atk[q, lane]), np.int64(b.cr_def[q, lane] - b.cr_dmg[q, lane]))
 
 
 @inlined
@@ -64,7 +66,13 @@ def current_fight(s, p: int, lane: int) -> float:
     if flow.first_turn_rule(s) or not flow.can_fight(s, p, lane):
         return 0.0
     return fight_value(
-        s, p, lane, b.cr_atk[p, lane], b.cr_def[p, lane] - b.cr_dmg[p, lane], sx.multiplier(s, p, lane), 0
+        s,
+        p,
+        lane,
+        np.int64(b.cr_atk[p, lane]),
+        b.cr_def[p, lane] - b.cr_dmg[p, lane],
+        sx.multiplier(s, p, lane),
+        np.int64(0),
     )
 
 
@@ -74,7 +82,7 @@ def static_value(s, p: int, c: int) -> float:
     p = p & 1  # seats as non-negative indexes (RULES.md §13)
     k = s.cards[c]
     if k.type == CardType.CREATURE:
-        return cval(s, p, k.atk, k.def_) + 0.5 * (k.trigger != Part.NONE)
+        return cval(s, p, np.int64(k.atk), np.int64(k.def_)) + 0.5 * (k.trigger != Part.NONE)
     if k.type == CardType.BUILDING:
         return wt(s, p, W.BUILDING)
     return wt(s, p, W.CARD) * (1 + (k.e1_amount if k.e1_effect == Effect.DRAW else 0))  # Gnome Snot: 3 cards
@@ -116,7 +124,7 @@ def own_estimate(s, p: int, lane: int, c: int) -> tuple[int, int]:
     k = s.cards[c]
     if k.s1_stat == Stat.NONE:
         return 0, 0
-    oa, od = sx.own_stats(s, p, lane, c)
+    oa, od = sx.own_stats(s, p, np.int64(lane), c)
     if k.s1_count == Count.OWN_COPIES:
         oa, od = sx.add_stat(k.s1_stat, k.s1_amount, oa, od)  # itself included
     return oa, od
@@ -145,7 +153,7 @@ def place_value(s, p: int, lane: int, c: int, oa: int, od: int) -> float:
     v = cval(s, p, atk, df)
     opp = b.cr_card[p ^ 1, lane]
     if sc.g_attack[lane]:
-        v += fight_value(s, p, lane, atk, df, mult, 0)
+        v += fight_value(s, p, lane, atk, df, mult, np.int64(0))
     elif opp < 0:
         v += 0.5 * max(atk, 0) * mult * wt(s, p, W.FACE)  # it hits next turn
     if b.cr_card[p, lane] >= 0:
