@@ -1,9 +1,5 @@
 """sims.core.use_defs: Numba's per-block uses and definitions, a plain assignment's variables listed once."""
 
-import json
-import os
-import subprocess
-import sys
 import warnings
 
 import numba
@@ -12,54 +8,11 @@ from numba.core import analysis, compiler, ir, ir_utils, lowering, transforms
 from numba.core import ssa as numba_ssa
 
 from sims.core import use_defs
-
-CHILD = r"""
-import json, sys
-import numpy as np
-import numba
-import sims.core.jit  # installs it
-from sims.core import use_defs
-if sys.argv[1] == "numba":
-    use_defs.uninstall()
-assert use_defs.installed() == (sys.argv[1] == "patched")
-hot = numba.njit(inline="always")
-
-@hot
-def leaf(x, k):
-    y = x
-    if x > k:
-        y = x - k
-    elif x < -k:
-        y = -x
-    return y
-
-@numba.njit
-def entry(a, n):
-    total = 0
-    best = -1
-    for i in range(n):
-        v = leaf(a[i % a.shape[0]], i)
-        if v > best:
-            best = v
-            total += v
-        else:
-            total -= leaf(v, 2)
-    return total, best
-
-a = np.arange(-7, 23, dtype=np.int64)
-results = [list(entry(a, n)) for n in (0, 1, 5, 17)]
-print(json.dumps({"llvm": entry.inspect_llvm(entry.signatures[0]), "results": results, "calls": use_defs.calls()}))
-"""
-
-
-def compile_child(mode: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # compiled even in `make test-nojit`
-    out = subprocess.run([sys.executable, "-c", CHILD, mode], env=env, check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+from tests.sims.core.patch_child import compile_child
 
 
 def test_a_compile_with_the_patch_emits_the_same_code_as_without():
-    numbas, patched = compile_child("numba"), compile_child("patched")
+    numbas, patched = compile_child("use_defs", "numba", "calls"), compile_child("use_defs", "patched", "calls")
     assert numbas["calls"] == 0
     assert patched["calls"] > 0
     assert patched["results"] == numbas["results"]
