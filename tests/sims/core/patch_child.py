@@ -71,3 +71,31 @@ def compile_child(module: str, mode: str, stats: str) -> dict:
         [sys.executable, "-c", child, mode], env=env, check=True, capture_output=True, text=True, timeout=300
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def sample(a, n):
+    """A Python function for the tests that run Numba's front end on it (``compiler.run_frontend``) directly.
+
+    Nested loops, a loop left by ``break``, a variable defined in one branch only and a
+    variable assigned from itself: the cases a patch of Numba's IR analyses must get right.
+    """
+    x = 0
+    y = 1
+    z = n
+    for i in range(n):
+        if a[i] > x:
+            x = a[i]
+        elif a[i] < -y:
+            y = y + 1
+            x = x  # a variable assigned from itself: not a definition
+            for j in range(i):
+                z = z * 2 - j
+        else:
+            w = x - y  # used only here: defined in one branch
+            z += w
+        if z > 100:
+            break
+    while y > 0:
+        y -= 2
+        x ^= y
+    return x, y, z

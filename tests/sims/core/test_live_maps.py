@@ -8,7 +8,7 @@ import pytest
 from numba.core import analysis, compiler, ir, ir_utils, postproc
 
 from sims.core import live_maps
-from tests.sims.core.patch_child import compile_child
+from tests.sims.core.patch_child import compile_child, sample
 
 
 def test_a_compile_with_the_patch_emits_the_same_code_as_without():
@@ -17,28 +17,6 @@ def test_a_compile_with_the_patch_emits_the_same_code_as_without():
     assert patched["calls"] > 0
     assert patched["results"] == numbas["results"]
     assert patched["llvm"] == numbas["llvm"]
-
-
-def _sample(a, n):
-    x = 0
-    y = 1
-    z = n
-    for i in range(n):
-        if a[i] > x:
-            x = a[i]
-        elif a[i] < -y:
-            y = y + 1
-            for j in range(i):
-                z = z * 2 - j
-        else:
-            w = x - y  # used only here: defined in one branch
-            z += w
-        if z > 100:
-            break
-    while y > 0:
-        y -= 2
-        x ^= y
-    return x, y, z
 
 
 def _live_maps(fn, dead_block=False):
@@ -60,7 +38,7 @@ def _live_maps(fn, dead_block=False):
 def test_the_live_maps_are_numbas():
     import sims.core.jit  # noqa: F401
 
-    for fn in (_sample, live_maps.compute_live_map, postproc.PostProcessor.run):
+    for fn in (sample, live_maps.compute_live_map, postproc.PostProcessor.run):
         _cfg, blocks, patched, numbas = _live_maps(fn)
         assert list(patched) == list(numbas) == list(blocks)
         assert patched == numbas
@@ -71,7 +49,7 @@ def test_the_live_maps_are_numbas():
 def test_a_dead_block_keeps_its_own_uses():
     import sims.core.jit  # noqa: F401
 
-    cfg, blocks, patched, numbas = _live_maps(_sample, dead_block=True)
+    cfg, blocks, patched, numbas = _live_maps(sample, dead_block=True)
     assert patched == numbas
     dead = set(blocks) - set(cfg.topo_order())
     assert len(dead) == 1
@@ -88,7 +66,7 @@ def test_the_patch_is_active_in_every_game():
     assert analysis.compute_live_map is live_maps.compute_live_map
     assert ir_utils.compute_live_map is live_maps.compute_live_map
     before = live_maps.calls()
-    postproc.PostProcessor(compiler.run_frontend(_sample)).run(emit_dels=True)
+    postproc.PostProcessor(compiler.run_frontend(sample)).run(emit_dels=True)
     assert live_maps.calls() > before  # Numba's post-processing reaches it
 
 

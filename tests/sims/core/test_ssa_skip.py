@@ -8,7 +8,7 @@ import pytest
 from numba.core import compiler, ssa
 
 from sims.core import ssa_skip
-from tests.sims.core.patch_child import compile_child
+from tests.sims.core.patch_child import compile_child, sample
 
 
 def test_a_compile_with_the_patch_emits_the_same_code_as_without():
@@ -21,28 +21,6 @@ def test_a_compile_with_the_patch_emits_the_same_code_as_without():
     assert patched["llvm"] == numbas["llvm"]
 
 
-def _sample(a, n):
-    x = 0
-    y = 1
-    z = n
-    for i in range(n):
-        if a[i] > x:
-            x = a[i]
-        elif a[i] < -y:
-            y = y + 1
-            for j in range(i):
-                z = z * 2 - j
-        else:
-            w = x - y  # used only here: defined in one branch
-            z += w
-        if z > 100:
-            break
-    while y > 0:
-        y -= 2
-        x ^= y
-    return x, y, z
-
-
 def _dump(blocks) -> list[str]:
     return [f"{label}: {stmt}" for label, blk in blocks.items() for stmt in blk.body]
 
@@ -50,7 +28,7 @@ def _dump(blocks) -> list[str]:
 def test_the_ssa_ir_is_numbas_statement_for_statement():
     import sims.core.jit  # noqa: F401
 
-    func_ir = compiler.run_frontend(_sample)
+    func_ir = compiler.run_frontend(sample)
     twin = copy.deepcopy(func_ir.blocks)  # its own copy of the scope: the same fresh names
     before = ssa_skip.counts()
     patched = ssa._run_ssa(func_ir.blocks)

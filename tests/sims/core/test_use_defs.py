@@ -8,7 +8,7 @@ from numba.core import analysis, compiler, ir, ir_utils, lowering, transforms
 from numba.core import ssa as numba_ssa
 
 from sims.core import use_defs
-from tests.sims.core.patch_child import compile_child
+from tests.sims.core.patch_child import compile_child, sample
 
 
 def test_a_compile_with_the_patch_emits_the_same_code_as_without():
@@ -17,26 +17,6 @@ def test_a_compile_with_the_patch_emits_the_same_code_as_without():
     assert patched["calls"] > 0
     assert patched["results"] == numbas["results"]
     assert patched["llvm"] == numbas["llvm"]
-
-
-def _sample(a, n):
-    x = 0
-    y = 1
-    z = n
-    for i in range(n):
-        if a[i] > x:
-            x = a[i]
-        elif a[i] < -y:
-            y = y + 1
-            x = x  # a variable assigned from itself: not a definition
-            for j in range(i):
-                z = z * 2 - j
-        else:
-            w = x - y
-            z += w
-        if z > 100:
-            break
-    return x, y, z
 
 
 def _both(blocks):
@@ -48,7 +28,7 @@ def _both(blocks):
 def test_the_uses_and_definitions_are_numbas():
     import sims.core.jit  # noqa: F401
 
-    for fn in (_sample, use_defs.compute_use_defs, analysis.compute_live_map):
+    for fn in (sample, use_defs.compute_use_defs, analysis.compute_live_map):
         for ssa in (False, True):
             func_ir = compiler.run_frontend(fn)
             if ssa:  # the IR as the typed passes see it (versioned names, phi nodes)
@@ -63,7 +43,7 @@ def test_the_uses_and_definitions_are_numbas():
 def test_an_unusual_assignment_goes_through_numbas_code():
     import sims.core.jit  # noqa: F401
 
-    func_ir = compiler.run_frontend(_sample)
+    func_ir = compiler.run_frontend(sample)
     stmt = next(s for blk in func_ir.blocks.values() for s in blk.body if isinstance(s, ir.Assign))
     stmt.extra = [ir.Var(stmt.target.scope, "extra_read", stmt.loc)]  # a fourth attribute: listed by list_vars
     patched, numbas = _both(func_ir.blocks)
