@@ -195,12 +195,6 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
             amt = sx.row_value(s, np.int64(k.e1_amount), np.int64(k.e1_count), np.int64(k.e1_land),
                                np.int64(k.e1_n), np.int64(k.e1_mode), np.int64(p), np.int64(lane),
                                np.int64(c))  # fmt: skip
-    # use_rest's terms that do not depend on the option, each the same float (RULES.md §13)
-    fights = s.scratch.g_fight
-    spent = k.act_cost * wt(s, p, W.ACTION)
-    floop = kind == ActionKind.FLOOP and slot < N_LANES
-    given_up = fights[lane] + wt(s, p, W.FLOOP_MIN) if floop else 0.0
-    jinn = 0.1 * wt(s, p, W.ATK) * struzanns(s, p) if k.trigger == Part.FLOOP else 0.0
     own_cost = k.xcost == Cost.DESTROY_OWN_CREATURE
     for a in range(N_LANES if own_cost else 1):  # the Creature destroyed as a cost, as use_options
         if own_cost and b.cr_card[p, a] < 0:
@@ -216,15 +210,7 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
                         g += damage_value(s, p, x >> 2, x & 3, amt)
             else:
                 g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
-            v = g - spent  # use_rest's arithmetic in its order
-            if floop:
-                v -= given_up
-            if k.xcost == Cost.DESTROY_SELF:
-                v -= creature_value(s, np.int64(p), np.int64(p), lane) + fights[lane]
-            elif own_cost:
-                v -= creature_value(s, np.int64(p), np.int64(p), a) + (fights[a] if a != lane else 0.0)
-            if k.trigger == Part.FLOOP:
-                v += jinn
+            v = use_rest(s, p, kind, slot, c, a, g)
             if v > best:
                 best, best_a = v, act.encode(kind, slot, a, tgt)
     return best, best_a
