@@ -14,7 +14,9 @@ Subcommands (each figure line carries the load average it was measured under):
 - ``twin``: the proof that the C twin (``benchmarks/cardinger_twin``) plays the kernel's games:
   every column of the games and seats tables and the decision count, on ``-n`` games.
 - ``ratio``: C twin and kernel side by side on the same games, one core each (``taskset``),
-  median of ``--repeat`` alternating runs: games table only (plain twin) and games + seats
+  median of ``--repeat`` alternating runs (``--paired``: both at once, one on each of cores 0 and 1,
+  then swapped; the median of the pairs' ratios, which the machine's drift does not move): games
+  table only (plain twin) and games + seats
   (``-DTALLY`` twin, the kernel's bookkeeping), games per CPU-second, ns per decision and
   kernel / C. Also the instructions per game of both under callgrind with ``--instr N``.
 - ``play``: play ``N`` games with the given tables and exit (what ``instr`` and ``ratio`` run).
@@ -25,6 +27,7 @@ Example (from the project root):
     .venv/bin/python benchmarks/cardinger_speed.py compile
     .venv/bin/python benchmarks/cardinger_speed.py twin -n 200000
     .venv/bin/python benchmarks/cardinger_speed.py ratio -n 1000000 --repeat 3
+    .venv/bin/python benchmarks/cardinger_speed.py ratio -n 1000000 --repeat 3 --paired
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -76,14 +80,17 @@ void stop(void) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_STOP_INSTRUMENTATION; }
 """
 
 
-def play(n: int, tables: tuple[str, ...], bot: str = "greedy", toggle=None) -> tuple[float, float]:
+def play(n: int, tables: tuple[str, ...], bot: str = "greedy", toggle=None, ready: bool = False) -> tuple[float, float]:
     """Play ``n`` games (after 200-game warm-ups of every entry point); return their (CPU, wall) seconds.
 
-    ``toggle`` (a library with ``start``/``stop``: callgrind's client requests) brackets the games.
+    ``toggle`` (a library with ``start``/``stop``: callgrind's client requests) brackets the games;
+    ``ready`` prints a line ``ready`` just before them (``ratio --paired`` starts the C twin then).
     """
     args = inputs(bot)
     for warm in (("games",), TABLES):  # compile or load the cached kernels
         GAME.play_chunk(*args, SEED, n, 200, warm)
+    if ready:
+        print("ready", flush=True)
     start, start_wall = time.process_time(), time.perf_counter()
     if toggle is not None:
         toggle.start()
@@ -186,10 +193,19 @@ def pinned(cmd: list[str], core: int | None) -> list[str]:
     return ["taskset", "-c", str(core), *cmd] if core is not None and shutil.which("taskset") else cmd
 
 
-def kernel_run(n: int, tables: str, core: int | None) -> tuple[float, float]:
-    """Return (CPU, wall) seconds of ``n`` kernel games in a fresh pinned process (start-up and compile excluded)."""
-    cmd = pinned([sys.executable, __file__, "play", str(n), "--tables", tables, "--report"], core)
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+def kernel_run(n: int, tables: str, core: int | None, ready=None) -> tuple[float, float]:
+    """Return (CPU, wall) seconds of ``n`` kernel games in a fresh pinned process (start-up and compile excluded).
+
+    ``ready`` (if given) is called when the process has loaded its kernel and starts the timed games.
+    """
+    cmd = pinned([sys.executable, __file__, "play", str(n), "--tables", tables, "--report", "--ready"], core)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() == "ready" and ready is not None:
+            ready()
+        out = proc.stdout.read()
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, cmd, out)
     m = re.search(r"cpu ([\d.]+) wall ([\d.]+)", out)
     return float(m.group(1)), float(m.group(2))
 
@@ -218,13 +234,26 @@ def ratio(args) -> None:
             f.write(twin.inputs_text())
         binaries = {name: twin.build(tmp, defines) for name, (defines, _) in runs.items()}
         per_game = None
+        pairs: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(args.repeat):
             for name, (_, tables) in runs.items():
-                loads.append(os.getloadavg()[0])
-                c = twin.run(binaries[name], inputs, args.n_games, SEED, pin=core)
-                per_game = c["decisions"] / args.n_games
-                cpu[name, "C"].append(c["cpu"])
-                cpu[name, "kernel"].append(kernel_run(args.n_games, tables, core)[0])
+                for c_core, k_core in ((0, 1), (1, 0)) if args.paired else ((core, core),):
+                    loads.append(os.getloadavg()[0])
+                    with ThreadPoolExecutor(1) as beside:
+                        c_run = []  # the twin's run: started once the kernel's process is ready (--paired), else first
+
+                        def start_c(c_core=c_core, binary=binaries[name], c_run=c_run) -> None:
+                            c_run.append(beside.submit(twin.run, binary, inputs, args.n_games, SEED, pin=c_core))
+
+                        if not args.paired:
+                            start_c()
+                            c_run[0].result()
+                        k = kernel_run(args.n_games, tables, k_core, ready=start_c if args.paired else None)[0]
+                        c = c_run[0].result()
+                    per_game = c["decisions"] / args.n_games
+                    cpu[name, "C"].append(c["cpu"])
+                    cpu[name, "kernel"].append(k)
+                    pairs[name].append(c["cpu"] / k)
         instr = {}
         if args.instr:
             for name, (_, tables) in runs.items():
@@ -233,10 +262,13 @@ def ratio(args) -> None:
                 instr[name, "C"] = callgrind_total(c_cmd) / args.instr
                 instr[name, "kernel"] = instructions(args.instr, tables, "greedy") / args.instr
     print(f"cardinger greedy mirror, modern: C twin vs kernel on the same {args.n_games} games (seed {SEED}), ", end="")
-    print(
-        f"one core each{'' if core is None else f' (taskset -c {core})'}, median of {args.repeat} alternating runs, ",
-        end="",
+    how = (
+        f"at the same time on cores 0 and 1, then swapped, {2 * args.repeat} pairs "
+        "(kernel/C: median of the pairs' ratios)"
+        if args.paired
+        else f"one core each{'' if core is None else f' (taskset -c {core})'}, median of {args.repeat} alternating runs"
     )
+    print(how + ", ", end="")
     print(f"{per_game:.2f} decisions/game; load 1-min {min(loads):.2f}-{max(loads):.2f}, now {load()}")
     head = f"  {'tables':12s} {'C games/CPU-s':>14s} {'ns/dec':>7s} {'kernel games/CPU-s':>19s} {'ns/dec':>7s}"
     print(head + f" {'kernel/C':>9s}", end="")
@@ -245,7 +277,10 @@ def ratio(args) -> None:
         c, k = statistics.median(cpu[name, "C"]), statistics.median(cpu[name, "kernel"])
         c_rate, k_rate = args.n_games / c, args.n_games / k
         line = f"  {name:12s} {c_rate:14.0f} {1e9 * c / (args.n_games * per_game):7.1f} {k_rate:19.0f}"
-        line += f" {1e9 * k / (args.n_games * per_game):7.1f} {k_rate / c_rate:9.3f}"
+        shown = statistics.median(pairs[name]) if args.paired else k_rate / c_rate
+        line += f" {1e9 * k / (args.n_games * per_game):7.1f} {shown:9.3f}"
+        if args.paired:
+            line += "  (pairs " + " ".join(f"{r:.3f}" for r in pairs[name]) + ")"
         if instr:
             line += f" {instr[name, 'C']:13.0f} {instr[name, 'kernel']:18.0f}"
         print(line)
@@ -266,17 +301,25 @@ def main() -> None:
     p.add_argument("-n", "--n-games", type=int, default=1_000_000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--core", type=int, default=1, help="CPU to pin both sides to (-1: no pinning)")
+    p.add_argument(
+        "--paired",
+        action="store_true",
+        help="run C and kernel at the same time, one on each of cores 0 and 1, then swapped: a ratio the"
+        " machine's drift from minute to minute does not move (the two sides do not slow each other)",
+    )
     p.add_argument("--instr", type=int, default=0, help="also count instructions/game on this many games (callgrind)")
     p = sub.add_parser("play")
     p.add_argument("n", type=int)
     p.add_argument("--tables", default="games")
     p.add_argument("--report", action="store_true", help="print the CPU and wall seconds of the games")
     p.add_argument("--toggle", default=None, help=argparse.SUPPRESS)  # a directory: build callgrind's toggle
+    p.add_argument("--ready", action="store_true", help="print 'ready' just before the timed games")
     for p in sub.choices.values():
         p.add_argument("--bot", default="greedy", choices=GAME.bots)
     args = parser.parse_args()
     if args.cmd == "play":
-        secs = play(args.n, tuple(args.tables.split(",")), args.bot, args.toggle and toggle_library(args.toggle))
+        toggle = args.toggle and toggle_library(args.toggle)
+        secs = play(args.n, tuple(args.tables.split(",")), args.bot, toggle, args.ready)
         if args.report:
             print(f"cpu {secs[0]:.4f} wall {secs[1]:.4f}")
     else:
