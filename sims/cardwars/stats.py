@@ -148,13 +148,14 @@ def row_value(s, amount: int, kind: int, land: int, step: int, mode: int, q: int
     if amount == 0:
         return 0
     if kind == Count.ONE:  # most effect rows: count_of's first case, without the call (RULES.md §13)
-        return amount * factor(1, step, mode)
-    if kind == Count.OWN_LANDSCAPES:  # the commonest STAT count: count_of's case, without the call
-        return amount * factor(count_landscapes(s, q & 1, land), step, mode)
-    if kind == Count.OWN_DISCARD:  # Dark Angel, Mouthball: count_of's case, without the call
-        return amount * factor(s.piles.disc_n[q & 1], step, mode)
-    n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # one compiled count_of
-    return amount * factor(n, step, mode)
+        n = 1
+    elif kind == Count.OWN_LANDSCAPES:  # the commonest STAT count: count_of's case, without the call
+        n = count_landscapes(s, q & 1, land)
+    elif kind == Count.OWN_DISCARD:  # Dark Angel, Mouthball: count_of's case, without the call
+        n = np.int64(s.piles.disc_n[q & 1])
+    else:
+        n = count_of(s, np.int64(kind), np.int64(land), np.int64(q), np.int64(lane), np.int64(c))  # compiled once
+    return amount * factor(n, step, mode)  # one copy of factor's code (4 before: RULES.md §13)
 
 
 @hot
