@@ -14,11 +14,11 @@ Subcommands (each figure line carries the load average it was measured under):
 - ``twin``: the proof that the C twin (``benchmarks/cardinger_twin``) plays the kernel's games:
   every column of the games and seats tables and the decision count, on ``-n`` games.
 - ``ratio``: C twin and kernel side by side on the same games, one core each (``taskset``),
-  median of ``--repeat`` alternating runs (``--paired``: both at once, one on each of cores 0 and 1,
-  then swapped; the median of the pairs' ratios, which the machine's drift does not move): games
-  table only (plain twin) and games + seats
+  median of ``--repeat`` alternating runs: games table only (plain twin) and games + seats
   (``-DTALLY`` twin, the kernel's bookkeeping), games per CPU-second, ns per decision and
   kernel / C. Also the instructions per game of both under callgrind with ``--instr N``.
+  ``--paired``: both at once, one on each of cores 0 and 1, then swapped; kernel / C is then
+  the median of the pairs' ratios, which the machine's drift from minute to minute does not move.
 - ``play``: play ``N`` games with the given tables and exit (what ``instr`` and ``ratio`` run).
 
 Example (from the project root):
@@ -239,17 +239,19 @@ def ratio(args) -> None:
             for name, (_, tables) in runs.items():
                 for c_core, k_core in ((0, 1), (1, 0)) if args.paired else ((core, core),):
                     loads.append(os.getloadavg()[0])
-                    with ThreadPoolExecutor(1) as beside:
-                        c_run = []  # the twin's run: started once the kernel's process is ready (--paired), else first
+                    twin_args = (binaries[name], inputs, args.n_games, SEED)
+                    if args.paired:  # the twin starts once the kernel's process is ready: the timed loops overlap
+                        with ThreadPoolExecutor(1) as beside:
+                            c_run = []
 
-                        def start_c(c_core=c_core, binary=binaries[name], c_run=c_run) -> None:
-                            c_run.append(beside.submit(twin.run, binary, inputs, args.n_games, SEED, pin=c_core))
+                            def ready(a=twin_args, pin=c_core, c_run=c_run) -> None:
+                                c_run.append(beside.submit(twin.run, *a, pin=pin))
 
-                        if not args.paired:
-                            start_c()
-                            c_run[0].result()
-                        k = kernel_run(args.n_games, tables, k_core, ready=start_c if args.paired else None)[0]
-                        c = c_run[0].result()
+                            k = kernel_run(args.n_games, tables, k_core, ready=ready)[0]
+                            c = c_run[0].result()
+                    else:
+                        c = twin.run(*twin_args, pin=core)
+                        k = kernel_run(args.n_games, tables, core)[0]
                     per_game = c["decisions"] / args.n_games
                     cpu[name, "C"].append(c["cpu"])
                     cpu[name, "kernel"].append(k)
