@@ -4,7 +4,8 @@ Works for every game (written for Cardia). Each run is a fresh process with an e
 cache; it compiles the games-only batch entry (greedy in every seat) and hashes the optimised
 LLVM IR of every compiled library, in the order they were finalised, just before its machine
 code is emitted: the code that runs. Numba's label and variable counters are process-global, so
-two processes compiling the same code the same way give the same text. ``--without NAME`` (any
+two processes compiling the same code the same way give the same text, once string hashing is fixed
+(``PYTHONHASHSEED=0`` in the child: the order of a few ``NRT_incref`` calls follows a set of names). ``--without NAME`` (any
 of ``sims.core``'s patch modules: ``inline_copy``, ``numba_speedups``, ``lazy_emit``)
 uninstalls that patch first, so a patch that leaves the code unchanged prints the same digest
 with and without it. ``lazy_emit`` is the exception: Numba's MCJIT emission rewrites a module in
@@ -58,7 +59,7 @@ def main() -> None:
     ap.add_argument("--without", default="", help="comma-separated sims.core patch modules to uninstall first")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONHASHSEED": "0"}
         out = subprocess.run(
             [sys.executable, "-c", CHILD, a.game, a.without], env=env, check=True, capture_output=True, text=True
         ).stdout

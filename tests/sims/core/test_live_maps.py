@@ -38,7 +38,7 @@ def _live_maps(fn, dead_block=False):
 def test_the_live_maps_are_numbas():
     import sims.core.jit  # noqa: F401
 
-    for fn in (sample, live_maps.compute_live_map, postproc.PostProcessor.run):
+    for fn in (sample, live_maps.compute_live_map, postproc.PostProcessor._patch_var_dels):
         _cfg, blocks, patched, numbas = _live_maps(fn)
         assert list(patched) == list(numbas) == list(blocks)
         assert patched == numbas
