@@ -84,14 +84,14 @@ from __future__ import annotations
 
 import weakref
 
-from numba.core import codegen, compiler, config, cpu, dispatcher, environment, typed_passes
+from numba.core import codegen, compiler, config, cpu, dispatcher, environment, lowering, typed_passes
 from numba.core.compiler_lock import global_compiler_lock
 
-from sims.core import patch_guard
+from sims.core import lazy_wrapper, patch_guard
 
 CHECKED = {
     # numba version: sha256 of the source of the functions listed in _RELIED_ON
-    "0.68.1": "e06c58738688543079a3c8f9957689c18e363cac14164a8a1ccd9362912fc74f",
+    "0.68.1": "11a56cc4cb3ee652b47afd644df93d5609a334e24b365767ab5b1837f8320845",
 }
 
 _state: dict = {
@@ -99,6 +99,7 @@ _state: dict = {
     "original": {},
     "depth": 0,
     "top": None,
+    "dispatchers": [],
     "sigs": [],
     "deferred": 0,
     "emitted_later": 0,
@@ -138,6 +139,8 @@ def _relied_on():
         codegen.JitEngine.is_symbol_defined,
         own(cpu.CPUContext, "get_executable"),
         typed_passes.BaseNativeLowering.run_pass,
+        lazy_wrapper._state["original"] or lowering.BaseLower.create_cpython_wrapper,
+        cpu.CPUContext.create_cpython_wrapper,
         compiler.CompileResult._reduce,
         compiler.CompileResult._rebuild,
         own(disp, "compile"),
@@ -187,14 +190,16 @@ class LazyEntry:
             return self._real
         with global_compiler_lock:
             if self._real is None:
-                real = _state["original"]["get_executable"](self._context, self._library, self._fndesc, self._env)
+                library = lazy_wrapper.entry_library(self._context, self._library, self._fndesc, self._env)
+                real = _state["original"]["get_executable"](self._context, library, self._fndesc, self._env)
                 owner = self._dispatcher() if self._dispatcher is not None else None
                 if owner is not None:
                     owner._insert([a._code for a in self._args], real, False)
                     cres = owner.overloads.get(self._args)
                     cache = getattr(owner, "_cache", None)
                     if cache is not None and cres is not None and self._library._object_caching_enabled:
-                        cache.save_overload(self._sig, cres)  # now with its object code
+                        # now with its object code (and its Python wrapper's: ``sims.core.lazy_wrapper``)
+                        cache.save_overload(self._sig, cres._replace(library=library))
                 self._real = real
                 _state["called"] += 1
         return self._real
@@ -316,15 +321,30 @@ def _unserialize(cls, codegen_, state):
     return self
 
 
+def nested() -> bool:
+    """Whether a nested compile (or cache load) is running: one that another compile's typing asked for."""
+    return _state["depth"] >= 2
+
+
+def _nogil() -> bool:
+    """The ``nogil`` option of the dispatcher compiling now (what a Python wrapper built for it follows)."""
+    stack = _state["dispatchers"]
+    return bool(stack and stack[-1].targetoptions.get("nogil", False))
+
+
 def _get_executable(self, library, fndesc, env):
     """``CPUContext.get_executable``: a nested compile's library is only linkable and its entry
-    point is a ``LazyEntry``."""
+    point is a ``LazyEntry``; an entry point of a library without a Python wrapper is taken from
+    the library ``lazy_wrapper`` builds for it."""
     if _state["depth"] >= 2 and isinstance(library, codegen.JITCodeLibrary):
         _defer(library)
         library._ensure_finalized()
         if _pending(library):
+            lazy_wrapper.missing(library, fndesc, True, _nogil())
             _state["entries"] += 1
             return LazyEntry(self, library, fndesc, env)
+    lazy_wrapper.missing(library, fndesc, _pending(library), _nogil())
+    library = lazy_wrapper.entry_library(self, library, fndesc, env)
     return _state["original"]["get_executable"](self, library, fndesc, env)
 
 
@@ -342,11 +362,13 @@ def _compile(self, sig):
     with global_compiler_lock:
         _state["depth"] += 1
         _state["sigs"].append(sig)
+        _state["dispatchers"].append(self)
         if _state["depth"] == 1:
             _state["top"] = self
         try:
             return _state["original"]["compile"](self, sig)
         finally:
+            _state["dispatchers"].pop()
             _state["sigs"].pop()
             _state["depth"] -= 1
             if _state["depth"] == 0:
@@ -416,6 +438,7 @@ def install() -> bool:
     _state["original"] = original
     for cls, name, fn in _PATCHES:
         setattr(cls, name, fn)
+    lazy_wrapper.install()
     _state["installed"] = True
     return True
 
@@ -427,6 +450,7 @@ def uninstall() -> None:
         return
     for cls, name, _ in _PATCHES:
         setattr(cls, name, _state["original"][name])
+    lazy_wrapper.uninstall()
     _state["original"] = {}
     _state["installed"] = False
 

@@ -22,7 +22,7 @@ import numpy as np
 import numba
 from numba.core import event
 import sims.core.jit  # installs the patch (sims.core alone no longer imports Numba)
-from sims.core import lazy_emit
+from sims.core import lazy_emit, lazy_wrapper
 mode, steps = sys.argv[1], sys.argv[2].split(",")
 if mode == "numba":
     lazy_emit.uninstall()
@@ -59,6 +59,18 @@ def caller2(x):
     return raiser(x) * 2
 
 lazy_emit.optimise_at_top(caller)  # its nested callees' module passes run once, in its own
+
+@numba.njit(nogil=True)
+def free(x):
+    return x * 3
+
+@numba.njit
+def held(x):
+    return x * 5
+
+@numba.njit
+def both(x):
+    return free(x) + held(x)
 
 @numba.njit
 def on_main(x):
@@ -97,12 +109,20 @@ for step in steps:
             out[step].append(type(entry).__name__)
         waiting.join()
         out[step].append(int(on_thread(4)))
+    elif step == "gil":  # wrappers built late follow each function's nogil
+        out[step] = [attempt(both, 2), attempt(free, 2), attempt(held, 2)]
+        for fn in (free, held):
+            entry = fn.overloads[fn.signatures[0]].entry_point
+            lib = entry._library if isinstance(entry, lazy_emit.LazyEntry) else fn.overloads[fn.signatures[0]].library
+            lib = lib.__dict__.get("_sims_wrapper_library", lib)
+            out[step].append("PyEval_SaveThread" in lib.get_llvm_str())
     elif step == "disable":
         callee.disable_compile()
         out[step] = [attempt(callee, a, 5)]
 out["signatures"] = {f.__name__: len(f.signatures) for f in (callee, raiser, caller)}
 out["counts"] = lazy_emit.counts()
 out["module_passes"] = list(lazy_emit.module_passes())
+out["wrappers"] = list(lazy_wrapper.counts())
 out["compiled"] = sorted(compiled)
 print(json.dumps(out))
 """
@@ -132,17 +152,21 @@ def test_nested_compiles_are_not_emitted_and_python_calls_of_them_still_work(tmp
     assert patched["caller"][1] == ["ValueError", "too big", 7]  # the nested raiser's environment was filled
     assert patched["signatures"] == {"callee": 1, "raiser": 1, "caller": 1}  # Python calls compiled nothing new
     assert numbas["counts"] == {"deferred": 0, "emitted_later": 0, "entries": 0, "called": 0}
-    # callee and raiser: compiled nested, emitted when Python first called each (once, then the C fast path)
+    # callee and raiser: compiled nested, with no Python wrapper; when Python first called each (once,
+    # then the C fast path) its wrapper was built in a library of its own that links it, and that
+    # library was emitted: their own libraries never are
     assert patched["counts"]["entries"] == 2
     assert patched["counts"]["called"] == 2
-    assert patched["counts"]["emitted_later"] >= 2
+    assert patched["wrappers"] == [2, 2]
+    assert patched["counts"]["emitted_later"] == 0
     assert patched["counts"]["deferred"] >= 2
     # their module passes: skipped when they were compiled nested (caller's own ran over the linked
-    # module), run when Python first called them, before their machine code was emitted
+    # module), run in their wrapper library's
     skipped, later = patched["module_passes"]
     assert skipped == patched["counts"]["deferred"]
-    assert later == patched["counts"]["emitted_later"]
+    assert later == 0
     assert numbas["module_passes"] == [0, 0]
+    assert numbas["wrappers"] == [0, 0]
 
 
 def test_a_warm_start_compiles_nothing(tmp_path):
@@ -154,10 +178,13 @@ def test_a_warm_start_compiles_nothing(tmp_path):
     assert warm["caller"] == cold["caller"]
     assert warm["callee"] == cold["callee"]
     assert warm["raiser"] == [3, ["ValueError", "too big", 9]]
-    # caller: object code; callee: its entry rewritten with object code when Python called it;
-    # raiser: never called from Python in the cold process, so cached as optimised IR, emitted now
-    assert warm["counts"] == {"deferred": 1, "emitted_later": 1, "entries": 0, "called": 0}
-    assert warm["module_passes"] == [0, 1]  # raiser's cached IR is its linkable, unoptimised module
+    # caller: object code; callee: its entry rewritten, when Python called it, with its wrapper
+    # library's object code; raiser: never called from Python in the cold process, so cached as IR
+    # with no wrapper: loaded linkable, its wrapper built now (in the library that is emitted)
+    assert cold["wrappers"] == [2, 1]
+    assert warm["wrappers"] == [0, 1]
+    assert warm["counts"] == {"deferred": 1, "emitted_later": 0, "entries": 0, "called": 0}
+    assert warm["module_passes"] == [0, 0]
 
 
 def test_a_new_caller_links_a_nested_function_loaded_from_the_cache(tmp_path):
@@ -167,12 +194,20 @@ def test_a_new_caller_links_a_nested_function_loaded_from_the_cache(tmp_path):
     assert warm["compiled"] == ["caller2"]
     assert warm["caller2"] == [4, ["ValueError", "too big", 8]]
     assert warm["counts"] == {"deferred": 1, "emitted_later": 0, "entries": 1, "called": 0}
+    assert warm["wrappers"] == [0, 0]  # nothing called from Python but caller2 (compiled top-level)
 
 
 def test_a_thread_waiting_to_compile_does_not_make_a_top_level_compile_nested(tmp_path):
     done = child("patched", "threads", tmp_path / "cache")
     assert done["threads"] == [2, "builtin_function_or_method", 8]
     assert done["counts"]["entries"] == 0
+
+
+def test_a_wrapper_built_late_releases_the_gil_as_numbas_would(tmp_path):
+    patched = child("patched", "gil", tmp_path / "patched")
+    numbas = child("numba", "gil", tmp_path / "numba")
+    assert patched["gil"] == numbas["gil"] == [16, 6, 10, True, False]
+    assert patched["wrappers"] == [2, 2]
 
 
 def test_disable_compile_emits_the_lazy_overloads_first(tmp_path):
