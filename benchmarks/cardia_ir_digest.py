@@ -4,9 +4,9 @@ Works for every game (written for Cardia). Each run is a fresh process with an e
 cache; it compiles the games-only batch entry (greedy in every seat) and hashes the optimised
 LLVM IR of every compiled library, in the order they were finalised, just before its machine
 code is emitted: the code that runs. Numba's label and variable counters are process-global, so
-two processes compiling the same code the same way give the same text, once string hashing is fixed
-(``PYTHONHASHSEED=0`` in the child: the order of a few ``NRT_incref`` calls follows a set of names). ``--without NAME`` (any
-of ``sims.core``'s patch modules: ``inline_copy``, ``numba_speedups``, ``lazy_emit``)
+two processes compiling the same code the same way give the same text, once string hashing is
+fixed (``PYTHONHASHSEED=0`` in the child: the order of a few ``NRT_incref`` calls follows a set of
+names). ``--without NAME`` (any of ``sims.core``'s patch modules: ``inline_copy``, ``numba_speedups``, ``lazy_emit``)
 uninstalls that patch first, so a patch that leaves the code unchanged prints the same digest
 with and without it. ``lazy_emit`` is the exception: Numba's MCJIT emission rewrites a module in
 place (``CodeGenPrepare`` and the other IR passes of the code generator) and Numba's callers link

@@ -52,10 +52,11 @@ def main() -> None:
     for r in range(a.rounds):
         cores = (0, 1) if r % 2 == 0 else (1, 0)
         with tempfile.TemporaryDirectory() as ca, tempfile.TemporaryDirectory() as cb:
-            procs = [start(t, c, d, a.game) for t, c, d in zip(trees, cores, (ca, cb))]
+            procs = [start(t, c, d, a.game) for t, c, d in zip(trees, cores, (ca, cb), strict=False)]
             secs = [float(p.communicate()[0].split()[-1]) for p in procs]
         ratios.append(secs[1] / secs[0])
-        print(f"  round {r}: A {secs[0]:.1f} (core {cores[0]})  B {secs[1]:.1f} (core {cores[1]})  B/A {ratios[-1]:.3f}")
+        pair = f"A {secs[0]:.1f} (core {cores[0]})  B {secs[1]:.1f} (core {cores[1]})"
+        print(f"  round {r}: {pair}  B/A {ratios[-1]:.3f}")
     print(f"# median B/A {statistics.median(ratios):.3f}")
 
 

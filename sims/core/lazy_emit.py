@@ -78,6 +78,10 @@ left instead of 70). The code generator's rewrites and the inlining keep the sem
 Safety. As ``sims.core.inline_copy``: installed only on a Numba version whose source of the
 functions replaced or relied on hashes to the checked value; otherwise it warns once and
 does nothing. ``tests/sims/core/test_lazy_emit.py``.
+
+Python wrappers. ``sims.core.lazy_wrapper`` (installed with this patch) leaves out the CPython
+wrapper of a nested compile too; a ``LazyEntry`` or a top-level load of an entry saved without one
+takes its entry point from the wrapper library it builds then.
 """
 
 from __future__ import annotations
@@ -99,8 +103,7 @@ _state: dict = {
     "original": {},
     "depth": 0,
     "top": None,
-    "dispatchers": [],
-    "sigs": [],
+    "compiling": [],  # (dispatcher, signature) of each compile running, outermost first
     "deferred": 0,
     "emitted_later": 0,
     "unoptimised": 0,
@@ -328,22 +331,22 @@ def nested() -> bool:
 
 def _nogil() -> bool:
     """The ``nogil`` option of the dispatcher compiling now (what a Python wrapper built for it follows)."""
-    stack = _state["dispatchers"]
-    return bool(stack and stack[-1].targetoptions.get("nogil", False))
+    compiling = _state["compiling"]
+    return bool(compiling and compiling[-1][0].targetoptions.get("nogil", False))
 
 
 def _get_executable(self, library, fndesc, env):
     """``CPUContext.get_executable``: a nested compile's library is only linkable and its entry
     point is a ``LazyEntry``; an entry point of a library without a Python wrapper is taken from
     the library ``lazy_wrapper`` builds for it."""
-    if _state["depth"] >= 2 and isinstance(library, codegen.JITCodeLibrary):
+    lazy = nested() and isinstance(library, codegen.JITCodeLibrary)
+    if lazy:
         _defer(library)
         library._ensure_finalized()
-        if _pending(library):
-            lazy_wrapper.missing(library, fndesc, True, _nogil())
-            _state["entries"] += 1
-            return LazyEntry(self, library, fndesc, env)
     lazy_wrapper.missing(library, fndesc, _pending(library), _nogil())
+    if lazy and _pending(library):
+        _state["entries"] += 1
+        return LazyEntry(self, library, fndesc, env)
     library = lazy_wrapper.entry_library(self, library, fndesc, env)
     return _state["original"]["get_executable"](self, library, fndesc, env)
 
@@ -361,15 +364,13 @@ def _compile(self, sig):
     the compiler lock (which Numba's takes too), so a thread waiting for it is not counted."""
     with global_compiler_lock:
         _state["depth"] += 1
-        _state["sigs"].append(sig)
-        _state["dispatchers"].append(self)
+        _state["compiling"].append((self, sig))
         if _state["depth"] == 1:
             _state["top"] = self
         try:
             return _state["original"]["compile"](self, sig)
         finally:
-            _state["dispatchers"].pop()
-            _state["sigs"].pop()
+            _state["compiling"].pop()
             _state["depth"] -= 1
             if _state["depth"] == 0:
                 _state["top"] = None
@@ -389,7 +390,8 @@ def _add_overload(self, cres):
     if not isinstance(entry, LazyEntry):
         return _state["original"]["add_overload"](self, cres)
     args = tuple(cres.signature.args)
-    entry.bind(self, _state["sigs"][-1] if _state["sigs"] else args, args)
+    compiling = _state["compiling"]
+    entry.bind(self, compiling[-1][1] if compiling else args, args)
     self.overloads[args] = cres
     return None
 
@@ -438,7 +440,7 @@ def install() -> bool:
     _state["original"] = original
     for cls, name, fn in _PATCHES:
         setattr(cls, name, fn)
-    lazy_wrapper.install()
+    lazy_wrapper.install(nested)
     _state["installed"] = True
     return True
 

@@ -122,8 +122,6 @@ class EntryVars(dict):
         self._fill()
         return dict.__eq__(self, other)
 
-    __hash__ = None
-
     def __repr__(self):
         self._fill()
         return dict.__repr__(self)

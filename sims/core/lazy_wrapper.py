@@ -6,8 +6,8 @@ in a module of its own, printed, parsed and run through the function passes
 (``CPUContext.create_cpython_wrapper``). Only Python calls that wrapper. A function compiled
 *nested* (its caller's typing needed it) is called by compiled code, which calls the function
 itself, never its wrapper; yet each nested compile built one, and every caller linked it into
-its module until the optimiser dropped it. Card Wars: 93 wrappers, 1.7 of ~35 CPU-s of a cold
-compile (``BaseLower.create_cpython_wrapper`` timed in one process).
+its module until the optimiser dropped it. Card Wars: 93 wrappers (92 of them nested), 1.7 of
+~35 CPU-s of a cold compile (``BaseLower.create_cpython_wrapper`` timed in one process).
 
 The patch (installed by ``lazy_emit``, whose depth count says what is nested). In a nested
 compile, ``BaseLower.create_cpython_wrapper`` builds nothing and marks the library
@@ -24,16 +24,14 @@ from __future__ import annotations
 
 from numba.core import codegen, lowering
 
-_state: dict = {"skipped": 0, "built": 0, "original": None}
+_state: dict = {"skipped": 0, "built": 0, "original": None, "nested": None}
 
 MARK = "_sims_no_wrapper"
 
 
 def create_cpython_wrapper(self, release_gil=False):
     """``BaseLower.create_cpython_wrapper``: nothing built in a nested compile (see the module); else Numba's."""
-    from sims.core import lazy_emit  # installed by it: the depth of the compile
-
-    if lazy_emit.nested() and not self.genlower and isinstance(self.library, codegen.JITCodeLibrary):
+    if _state["nested"]() and not self.genlower and isinstance(self.library, codegen.JITCodeLibrary):
         setattr(self.library, MARK, bool(release_gil))
         _state["skipped"] += 1
         return
@@ -72,8 +70,10 @@ def entry_library(context, library, fndesc, env):
     return built
 
 
-def install() -> None:
-    """Replace ``BaseLower.create_cpython_wrapper`` (called by ``lazy_emit.install``)."""
+def install(nested) -> None:
+    """Replace ``BaseLower.create_cpython_wrapper`` (called by ``lazy_emit.install``, whose ``nested()``
+    says whether a nested compile is running)."""
+    _state["nested"] = nested
     if _state["original"] is None:
         _state["original"] = lowering.BaseLower.__dict__["create_cpython_wrapper"]
         lowering.BaseLower.create_cpython_wrapper = create_cpython_wrapper

@@ -12,7 +12,8 @@ from tests.sims.core.patch_child import compile_child, sample
 
 
 def test_a_compile_with_the_patch_emits_the_same_code_as_without():
-    numbas, patched = compile_child("lazy_postproc", "numba", "deferred"), compile_child("lazy_postproc", "patched", "deferred")
+    numbas = compile_child("lazy_postproc", "numba", "deferred")
+    patched = compile_child("lazy_postproc", "patched", "deferred")
     assert numbas["deferred"] == 0
     assert patched["deferred"] > 0
     assert patched["results"] == numbas["results"]
@@ -34,10 +35,12 @@ def test_the_entry_variables_are_numbas_when_read():
         before = lazy_postproc.reads()
         postproc.PostProcessor(func_ir).run()
         entry = func_ir.block_entry_vars
-        assert isinstance(entry, lazy_postproc.EntryVars) and entry.pending
+        assert isinstance(entry, lazy_postproc.EntryVars)
+        assert entry.pending
         assert lazy_postproc.reads() == before  # nothing computed yet
         lazy = {label: func_ir.get_block_entry_vars(block) for label, block in func_ir.blocks.items()}
-        assert not entry.pending and lazy_postproc.reads() == before + 1
+        assert not entry.pending
+        assert lazy_postproc.reads() == before + 1
         assert lazy == eager
         assert any(lazy.values())  # variables are alive on entry somewhere
 
@@ -48,7 +51,8 @@ def test_a_copy_of_an_unread_ir_stays_unread_and_reads_numbas_values():
     func_ir = compiler.run_frontend(sample)
     postproc.PostProcessor(func_ir).run()
     dup = func_ir.copy()
-    assert func_ir.block_entry_vars.pending and dup.block_entry_vars.pending
+    assert func_ir.block_entry_vars.pending
+    assert dup.block_entry_vars.pending
     assert set(dup.blocks) == set(func_ir.blocks)
     assert all(dup.blocks[k] is not func_ir.blocks[k] for k in dup.blocks)
     eager = _eager(compiler.run_frontend(sample))
@@ -76,7 +80,8 @@ def test_emitting_dels_still_works_and_a_later_run_replaces_an_unread_one():
     stale = func_ir.block_entry_vars
     postproc.PostProcessor(func_ir).run(emit_dels=True)
     assert any(isinstance(stmt, ir.Del) for block in func_ir.blocks.values() for stmt in block.body)
-    assert stale.pending and func_ir.block_entry_vars is not stale
+    assert stale.pending
+    assert func_ir.block_entry_vars is not stale
     eager = compiler.run_frontend(sample)
     lazy_postproc._state["original"]["run"](postproc.PostProcessor(eager), emit_dels=True)
     dels = [[str(s) for s in b.body if isinstance(s, ir.Del)] for b in func_ir.blocks.values()]
@@ -103,10 +108,12 @@ def test_a_generator_takes_numbas_own_run():
 
     def gen(n):
         yield n
+
     func_ir = compiler.run_frontend(gen)
     postproc.PostProcessor(func_ir).run()
     assert type(func_ir.block_entry_vars) is dict
-    assert func_ir.generator_info is not None and func_ir.generator_info.state_vars
+    assert func_ir.generator_info is not None
+    assert func_ir.generator_info.state_vars
 
 
 def test_the_patch_is_active_in_every_game():
