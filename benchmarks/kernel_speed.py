@@ -6,7 +6,10 @@ re-runs this script under ``valgrind --tool=callgrind`` with instrumentation swi
 only around the measured ``play_chunk`` call (a tiny C helper issues callgrind's client
 requests; ``gcc`` and valgrind's headers are needed), and prints the instructions executed
 per game and per decision. Start-up, imports, the cache load and the warm-up are not
-counted, so the figure repeats to within a few instructions a game from run to run.
+counted, so the figure repeats to within a few instructions a game from run to run. With
+``--cache-sim`` callgrind also simulates the caches (``--cache-sim=yes``: first-level
+instruction and data caches and the last level, no prefetcher) and the line adds the misses
+a game; with ``--profile`` the table adds each function's instruction-cache misses a game.
 
 Decisions are counted by the game's own audit (``GameSpec.check_games``) on the same games.
 
@@ -21,6 +24,7 @@ Examples (from the project root):
     .venv/bin/python benchmarks/kernel_speed.py --game cardrpg --bots greedy --games 2000 --instructions
     .venv/bin/python benchmarks/kernel_speed.py --game blessings --bots greedy,greedy --tables games,seats,cards,turns
     .venv/bin/python benchmarks/kernel_speed.py --game cardwars --tables games,seats,cards,turns --batches
+    .venv/bin/python benchmarks/kernel_speed.py --game cardwars --games 500 --instructions --cache-sim --profile 20
 """
 
 from __future__ import annotations
@@ -99,13 +103,31 @@ def short_name(symbol: str) -> str:
     return ".".join(parts[-2:]) + (f"[{tag.group(1)}]" if tag else "") if parts else symbol
 
 
+def event_columns(text: str) -> tuple[int, list[str]]:
+    """Return where the cost columns of callgrind's cost lines start (after the positions) and the events' names."""
+    positions = re.search(r"^positions:\s*(.*)$", text, re.MULTILINE)
+    events = re.search(r"^events:\s*(.*)$", text, re.MULTILINE)
+    if events is None:
+        raise SystemExit("callgrind's output names no events")
+    return len(positions.group(1).split()) if positions else 1, events.group(1).split()
+
+
 def profile(text: str, symbols: Path, top: int, games: int = 1) -> list[str]:
     """Return the ``top`` functions by self instructions, from callgrind's per-instruction output.
 
     Each line: share of all instructions (self), self and inclusive instructions a game (the
     inclusive cost adds the calls the function makes; ``@hot`` functions are part of their
-    callers), and the calls a game into it from compiled code.
+    callers), and the calls a game into it from compiled code; with the cache simulation, the
+    function's own instruction-cache misses a game (``I1mr``).
     """
+    first, events = event_columns(text)
+    ir = first + events.index("Ir")
+    i1 = first + events.index("I1mr") if "I1mr" in events else None
+    misses: dict[str, int] = {}
+
+    def column(parts: list[str], j: int | None) -> int:  # callgrind leaves out a line's trailing zeros
+        return int(parts[j]) if j is not None and j < len(parts) else 0
+
     starts = sorted((int(a), short_name(n)) for n, a in (ln.split("\t") for ln in symbols.read_text().splitlines()))
     addresses = [a for a, _ in starts]
     outside = "(outside the kernels: Python, NumPy, the runtime)"
@@ -140,15 +162,19 @@ def profile(text: str, symbols: Path, top: int, games: int = 1) -> list[str]:
         name = name_of(int(parts[0], 16), jit)
         if skip:
             skip = False
-            below[name] = below.get(name, 0) + int(parts[-1])
+            below[name] = below.get(name, 0) + column(parts, ir)
             continue
-        cost[name] = cost.get(name, 0) + int(parts[-1])
+        cost[name] = cost.get(name, 0) + column(parts, ir)
+        misses[name] = misses.get(name, 0) + column(parts, i1)
     total = sum(cost.values())
     ranked = sorted(cost.items(), key=lambda kv: -kv[1])[:top]
-    lines = [f"{'self':>6} {'self/game':>12} {'incl/game':>12} {'calls/game':>10}  function"]
+    i1_head = f" {'I1 miss/game':>12}" if i1 is not None else ""
+    lines = [f"{'self':>6} {'self/game':>12} {'incl/game':>12} {'calls/game':>10}{i1_head}  function"]
     for name, n in ranked:
         incl = (n + below.get(name, 0)) / games
         per_game = f"{n / games:>12,.0f} {incl:>12,.0f} {calls.get(name, 0) / games:>10,.1f}"
+        if i1 is not None:
+            per_game += f" {misses.get(name, 0) / games:>12,.0f}"
         lines.append(f"{n / total:6.1%} {per_game}  {name}")
     return lines
 
@@ -161,24 +187,34 @@ def toggle_library(tmp: Path) -> ctypes.CDLL:
     return ctypes.CDLL(str(lib))
 
 
-def count_instructions(argv: list[str], top: int, games: int = 1) -> tuple[int, list[str]]:
+def count_instructions(
+    argv: list[str], top: int, games: int = 1, cache_sim: bool = False
+) -> tuple[dict[str, int], list[str]]:
     """Run this script under callgrind (collection only around the measured games).
 
-    Return the instructions executed and, if ``top`` > 0, the ``top`` functions by self cost.
+    Return the totals of every event (``Ir``: the instructions executed; with ``cache_sim``
+    also the cache events, ``I1mr``, ``D1mr``, ...) and, if ``top`` > 0, the ``top`` functions
+    by self cost.
     """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         cmd = [
-            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+            "valgrind", "--tool=callgrind", *(["--cache-sim=yes"] if cache_sim else []),
+            "--instr-atstart=no", "--collect-atstart=no",
             f"--callgrind-out-file={out}", *(["--dump-instr=yes", "--compress-pos=no"] if top else []),
             sys.executable, __file__, *argv, "--under-callgrind", tmp,
         ]  # fmt: skip
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         text = out.read_text()
-        found = re.search(r"^totals:\s+(\d+)", text, re.MULTILINE)
+        found = re.search(r"^totals:\s+(\d.*)$", text, re.MULTILINE)
         if found is None:
             raise SystemExit(f"{out}: no instruction total in callgrind's output")
-        return int(found.group(1)), (profile(text, Path(tmp) / "symbols.txt", top, games) if top else [])
+        _, events = event_columns(text)
+        values = [int(v) for v in found.group(1).split()]
+        totals = dict(zip(events, values + [0] * (len(events) - len(values)), strict=True))
+        caches = re.findall(r"^desc: (I1|D1|LL) cache:\s*(.*)$", text, re.MULTILINE)  # the simulated caches
+        ranked = profile(text, Path(tmp) / "symbols.txt", top, games) if top else []
+        return totals, [*(f"  simulated {name}: {what}" for name, what in caches), *ranked]
 
 
 def parse_tables(ap: argparse.ArgumentParser, text: str) -> tuple[str, ...]:
@@ -212,6 +248,9 @@ def main() -> None:
     ap.add_argument(
         "--profile", type=int, default=0, metavar="N", help="with --instructions: the N costliest functions"
     )
+    ap.add_argument(
+        "--cache-sim", action="store_true", help="with --instructions: simulate the caches and print their misses"
+    )
     ap.add_argument("--under-callgrind", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     bots, tables = tuple(a.bots.split(",")), parse_tables(ap, a.tables)
@@ -228,9 +267,17 @@ def main() -> None:
     what = f"[{','.join(tables)}{', batches' if a.batches else ''}]"
     line = f"{a.game} {'/'.join(bots)} {what} {a.games:,} games, {n_dec / a.games:.2f} decisions a game"
     if a.instructions:
-        argv = [x for x in sys.argv[1:] if x != "--instructions"]
-        ins, ranked = count_instructions(argv, a.profile, a.games)
+        argv = [x for x in sys.argv[1:] if x not in ("--instructions", "--cache-sim")]
+        totals, ranked = count_instructions(argv, a.profile, a.games, a.cache_sim)
+        ins = totals["Ir"]
         line += f": {ins / a.games:,.0f} instructions a game, {ins / n_dec:,.1f} a decision"
+        if a.cache_sim:
+            i1, d1 = totals["I1mr"], totals["D1mr"] + totals["D1mw"]
+            ll = totals["ILmr"] + totals["DLmr"] + totals["DLmw"]
+            line += (
+                f"; misses a game: instruction cache {i1 / a.games:,.0f} ({i1 * 1000 / ins:.2f} per 1,000"
+                f" instructions), data cache {d1 / a.games:,.0f}, last level {ll / a.games:,.0f}"
+            )
         line = "\n".join([line, *ranked])
     else:
         secs, system = measure(r, a.seed, a.games, tables, batches=a.batches)
