@@ -14,6 +14,7 @@ import html
 import io
 import json
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -25,7 +26,11 @@ from balance.charts import DRAWING
 DASH = "–"
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from matplotlib.figure import Figure
+
+    from balance.report.render import Renderer
 
 
 class Cell(NamedTuple):
@@ -220,21 +225,41 @@ def figure(data: bytes, alt: str, caption: str = "") -> str:
 
 
 class Charts:
-    """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it."""
+    """Collect rendered charts: write each as ``<out_dir>/<name>.png`` and embed it.
 
-    def __init__(self, out_dir: Path) -> None:
-        """Write charts into ``out_dir`` (created if needed)."""
+    With a ``renderer`` (:class:`balance.report.render.Renderer`), :meth:`add` hands the
+    figure to its drawing processes and returns a placeholder; :meth:`resolve` puts the
+    figures in. Without one, :meth:`add` draws at once and returns the figure's HTML.
+    """
+
+    def __init__(self, out_dir: Path, renderer: Renderer | None = None) -> None:
+        """Write charts into ``out_dir`` (created if needed), drawn by ``renderer``'s processes if given."""
         self.out_dir = out_dir
         out_dir.mkdir(parents=True, exist_ok=True)
         self.files: list[Path] = []
+        self.renderer = renderer
+        self._pending: dict[str, tuple[Future[bytes], str, str]] = {}
+        self._lock = threading.Lock()  # sections add charts from several threads
 
     def add(self, name: str, fig: Figure, alt: str, caption: str = "") -> str:
-        """Save ``fig`` as ``name.png`` and return the HTML that embeds it."""
-        data = png(fig)
+        """Save ``fig`` as ``name.png``; return the HTML that embeds it (a placeholder while a process draws it)."""
         path = self.out_dir / f"{name}.png"
+        job = self.renderer.submit(path, fig) if self.renderer is not None else None
+        with self._lock:
+            self.files.append(path)
+            if job is not None:
+                token = f"<!--chart {len(self._pending)}-->"  # no data can make it: esc() turns "<" into "&lt;"
+                self._pending[token] = (job, alt, caption)
+                return token
+        data = png(fig)
         path.write_bytes(data)
-        self.files.append(path)
         return figure(data, alt, caption)
+
+    def resolve(self, text: str) -> str:
+        """Return ``text`` with every placeholder of :meth:`add` replaced by its figure (waiting for the drawings)."""
+        for token, (job, alt, caption) in self._pending.items():
+            text = text.replace(token, figure(job.result(), alt, caption), 1)
+        return text
 
 
 CSS = """
