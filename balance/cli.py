@@ -248,26 +248,56 @@ def games() -> None:
     "--resume", "resume_dir", default=None, type=click.Path(file_okay=False), help="Finish an interrupted run."
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--report",
+    "report_too",
+    is_flag=True,
+    help="Also write the run's HTML report when it ends, as `balance report RUN` does (reports/<run id>).",
+)
 @friendly
-def run(spec_file: str | None, resume_dir: str | None, quiet: bool, **flags: Any) -> None:
+def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: bool, **flags: Any) -> None:
     """Simulate games and write a results dataset (Parquet) under --out.
 
     Flags override the values of SPEC_FILE (a TOML run spec). The same seed gives the
-    same tables whatever --workers and --chunk-size.
+    same tables whatever --workers and --chunk-size. With --report the run's report
+    follows in the same process, its modules imported while the games play.
 
     \b
     Example:
       balance run --game cardinger --variant modern -n 1000000 --seed 1 --bots greedy,greedy --workers 2
+      balance run --game cardwars -n 1000000 --workers 2 --report
       balance run reports/demo/spec.toml
       balance run --resume runs/cardinger-modern-20261122-153000-ab12
     """
     from balance.run import resume, run_spec
 
+    started = _import_report if report_too else None
     if resume_dir:
-        path = resume(resume_dir, progress=not quiet, workers=flags["workers"])
+        path = resume(resume_dir, progress=not quiet, workers=flags["workers"], started=started)
     else:
-        path = run_spec(build_spec(spec_file, **flags), progress=not quiet)
+        path = run_spec(build_spec(spec_file, **flags), progress=not quiet, started=started)
     click.echo(str(path))
+    if report_too:
+        from balance.io import load_run
+        from balance.report import write_report
+
+        click.echo(str(write_report(load_run(path), Path("reports") / path.name)))
+
+
+def _import_report() -> None:
+    """Import the report's modules (polars, matplotlib: ~0.8 s) on a thread while the run's workers play.
+
+    Called once the workers are started, so none of them is forked from a process that is
+    importing (a module lock held by this thread would stay held in the copy).
+    """
+
+    def imports() -> None:
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure  # noqa: F401
+
+        import balance.report.single  # noqa: F401
+
+    threading.Thread(target=imports, name="report-imports", daemon=True).start()
 
 
 @cli.command(context_settings=CONTEXT)

@@ -226,3 +226,21 @@ def test_compare_refuses_runs_whose_games_are_different_simulated_games(runner, 
     assert "runs are not paired game by game" in result.output
     same = runner.invoke(cli, ["compare", str(tmp_path / "one"), str(tmp_path / "one"), "--report-dir", str(tmp_path)])
     assert same.exit_code == 0, same.output
+
+
+def test_run_with_report_writes_what_balance_report_writes(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    made = runner.invoke(cli, ["run", "-g", "cardinger", "-n", "300", "--out", "runs", "--name", "r", "-q", "--report"])
+    assert made.exit_code == 0, made.output
+    assert made.output.split() == [str(Path("runs") / "r"), str(Path("reports") / "r" / "index.html")]
+    again = runner.invoke(cli, ["report", str(Path("runs") / "r"), "--out", "again"])
+    assert again.exit_code == 0, again.output
+    first, second = Path("reports") / "r", Path("again")
+    pngs = sorted(p.name for p in first.glob("*.png"))
+    assert pngs and pngs == sorted(p.name for p in second.glob("*.png"))
+    assert all((first / n).read_bytes() == (second / n).read_bytes() for n in pngs)
+
+    def page(d: Path) -> str:
+        return re.sub(r"report generated [0-9: -]+ UTC", "", (d / "index.html").read_text(encoding="utf-8"))
+
+    assert page(first) == page(second)
