@@ -42,7 +42,6 @@ from balance.report.games import (
 from balance.report.groups import card_events_section, groups_by_setting_section
 from balance.report.html import Charts, bullets, esc, key_values, note, page, section
 from balance.report.matchups import DeckFacts, deck_facts, matchups_section
-from balance.report.render import Renderer
 from balance.report.solitaire import (
     SOLITAIRE_METHODS,
     SolitaireData,
@@ -426,7 +425,7 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     cv = counterfactual.load(run, values)
     # The charts are drawn by forked processes (render.Renderer: drawing holds the GIL) while
     # the sections go on; it forks before any thread of the report starts.
-    with Renderer(render.processes()) as drawing:
+    with render.Renderer(render.processes()) as drawing:
         out = Charts(Path(out_dir), drawing)
         info = run_info(run)
         unit = run.turn_unit
