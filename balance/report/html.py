@@ -182,6 +182,11 @@ def section(anchor: str, title: str, *parts: str) -> str:
     return f'<section id="{esc(anchor)}"><h2>{esc(title)}</h2>{"".join(parts)}</section>'
 
 
+# zlib level 3 rather than Pillow's 6: a Card Wars 1 M report's 10 charts encode in 0.27 instead
+# of 0.44 CPU-s (a third of their drawing) for 4 % more bytes (584 instead of 559 kB).
+PNG_OPTIONS = {"compress_level": 3}
+
+
 def png(fig: Figure) -> bytes:
     """Render a figure to PNG bytes (Agg; the figure is not kept by any global state).
 
@@ -189,13 +194,14 @@ def png(fig: Figure) -> bytes:
     chart style is in force) and encoded after: the very ``savefig`` call, whose last step
     (``matplotlib.image.imsave`` of the drawn pixels: PNG compression, in Pillow, which
     releases the GIL) runs once the lock is free, so another section draws its chart
-    meanwhile. The bytes are those of ``fig.savefig(buffer, format="png")``.
+    meanwhile. The bytes are those of ``fig.savefig(buffer, format="png", pil_kwargs=PNG_OPTIONS)``.
     """
     import matplotlib.image
 
     canvas = _deferred_canvas()(fig)
     with DRAWING:
-        fig.savefig(io.BytesIO(), format="png")  # draws and keeps the pixels (canvas.drawn) instead of encoding
+        # draws and keeps the pixels (canvas.drawn) instead of encoding
+        fig.savefig(io.BytesIO(), format="png", pil_kwargs=PNG_OPTIONS)
     pixels, kwargs = canvas.drawn
     buffer = io.BytesIO()
     matplotlib.image.imsave(buffer, pixels, **kwargs)

@@ -57,7 +57,7 @@ def _unpicklable_figure():
 def test_a_figure_pickle_refuses_is_drawn_in_process(tmp_path: Path) -> None:
     fig = _unpicklable_figure()
     expected = io.BytesIO()
-    fig.savefig(expected, format="png")
+    fig.savefig(expected, format="png", pil_kwargs=html.PNG_OPTIONS)
     with render.Renderer(1) as drawing:
         assert drawing.submit(tmp_path / "x.png", fig) is None
         charts = html.Charts(tmp_path, drawing)
