@@ -31,9 +31,9 @@ from sims.core import patch_guard
 _llvm_type = cgutils.ir.Type  # llvmlite.ir.Type, reached through numba (sims imports only numpy, numba and the stdlib)
 
 CHECKED = {
-    # numba version: sha256 of the source of BaseContext.get_abi_sizeof, Type.get_abi_size and
+    # numba version: sha256 of the files of BaseContext.get_abi_sizeof, Type.get_abi_size and
     # Type._get_ll_global_value_type
-    "0.68.1": "f1984a3079252803b52d7d52acbba06b98468d86fc90105f3407e88992afb162",
+    "0.68.1": "da2f1117ee655b7dc5025f8df0f9ac0ef817eb2637da531cec1faef2537a11c2",
 }
 
 _state: dict = {"installed": False, "original": None, "hits": 0, "misses": 0}

@@ -35,8 +35,8 @@ from sims.core import patch_guard
 ir = cgutils.ir  # llvmlite.ir, reached through numba (sims imports only numpy, numba and the stdlib)
 
 CHECKED = {
-    # numba version: sha256 of the source of CPUCallConv.call_function and cgutils.alloca_once
-    "0.68.1": "e124d324f57cf45b4e3274393510eac7cbc297edf3163ea56539fa72b0c07973",
+    # numba version: sha256 of the files of CPUCallConv.call_function and cgutils.alloca_once
+    "0.68.1": "5212d488d03c8a4987790c12f0b39da7948e90369becf4b8ce6a2188bdc95c34",
 }
 
 _state: dict = {"installed": False, "original": None}

@@ -36,9 +36,9 @@ from numba.core.typing import templates
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of BaseFunction.get_call_type, FunctionTemplate.get_impl_key,
+    # numba version: sha256 of the files of BaseFunction.get_call_type, FunctionTemplate.get_impl_key,
     # AbstractTemplate.apply, ConcreteTemplate.apply, CallableTemplate.apply
-    "0.68.1": "e4ad7ea75c165c8041d52582340d1f31d1226a4dee3f01bdef9e4a517f54c958",
+    "0.68.1": "4a3b554f57a71f18302838d592df046abfadde43bfbd082030494d0066994294",
 }
 
 _state: dict = {"installed": False, "original": None, "hits": 0, "misses": 0}

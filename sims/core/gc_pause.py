@@ -32,8 +32,8 @@ from numba.core.compiler_lock import global_compiler_lock
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of Numba's own Dispatcher.compile
-    "0.68.1": "0ab4aee15e79bb1d17c7d87c3b6e61f3ef1f72e820f46d98315460a9f8e28293",
+    # numba version: sha256 of the files of Numba's own Dispatcher.compile
+    "0.68.1": "853b7868d5eaca65155e997c63821b65e3b4ffaad733cd73bdf647c12f4d63a8",
 }
 
 FULL_EVERY = 100_000  # middle-generation collections between two full ones while a compile runs

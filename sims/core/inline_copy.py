@@ -56,9 +56,9 @@ from numba.core import compiler, inline_closurecall, ir
 from sims.core import ir_copy, patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of InlineWorker.inline_ir, inline_function and
+    # numba version: sha256 of the files of InlineWorker.inline_ir, inline_function and
     # run_untyped_passes (which must build a new IR at every call: it is edited in place)
-    "0.68.1": "f2cc0f899b7f7e1bbccd65c0b62a9cff3d59cd70f237907cb609f001aacc1d8a",
+    "0.68.1": "9878a52d00598ea557e2b1824f8ecad59d7650833e234f73cf0ba53413a1a0a4",
 }
 
 _state = {"installed": False, "inline": None, "kept": 0, "shared": 0, "built": 0, "reused": 0}

@@ -94,8 +94,8 @@ from numba.core.compiler_lock import global_compiler_lock
 from sims.core import lazy_wrapper, patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of the functions listed in _RELIED_ON
-    "0.68.1": "11a56cc4cb3ee652b47afd644df93d5609a334e24b365767ab5b1837f8320845",
+    # numba version: sha256 of the files of the functions listed in _RELIED_ON
+    "0.68.1": "94b52c216ba0aeb7d8479cb710d15260f7b168f0cb960a79912e1bb5c1e247b6",
 }
 
 _state: dict = {

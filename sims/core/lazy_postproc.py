@@ -40,8 +40,8 @@ from numba.core import analysis, ir, postproc, transforms
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of the functions listed in _relied_on
-    "0.68.1": "beefac8aaaf2876836b4a988aff5259db4a336b1a7b0d57ec81c8e7786746b50",
+    # numba version: sha256 of the files of the functions listed in _relied_on
+    "0.68.1": "42ac78df5c197fb46ba8a2884e4eea5d9ccc75315ada79eede0aabb3e139cf21",
 }
 
 _state: dict = {"installed": False, "original": {}, "deferred": 0, "read": 0}

@@ -31,8 +31,8 @@ from numba.core import analysis, ir_utils
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of analysis.compute_live_map
-    "0.68.1": "713c4c094977e93b7ade48a478eb9b94168786ad9b440906b8e95b7fc0487a2a",
+    # numba version: sha256 of the files of analysis.compute_live_map
+    "0.68.1": "04b7eefad8abb7c90411c7253dcc032f1d8eb2add9c31fa391cb77a91228cee1",
 }
 
 _state: dict = {"installed": False, "original": None, "calls": 0}

@@ -39,8 +39,8 @@ _ffi = base.ll.ffi  # llvmlite.binding.ffi, reached through numba (sims imports 
 KIND = "numba:llvm_lock"
 
 CHECKED = {
-    # numba version: sha256 of the source of the functions and classes in _relied_on()
-    "0.68.1": "8551b3b3275f65c283acb3f65343c6c04240e16a77ed01c53c88c0d02aa94e98",
+    # numba version: sha256 of the files of the functions and classes in _relied_on()
+    "0.68.1": "7814ea9c8ac4ab3b739bb5ad8692e1051c5cd480a4e383103ab2f831ab2271ae",
 }
 
 _state: dict = {"installed": False, "original": None}

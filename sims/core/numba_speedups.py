@@ -37,9 +37,9 @@ from numba.core import ir, targetconfig
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of TargetConfig.values, _MetaTargetConfig.__init__
+    # numba version: sha256 of the files of TargetConfig.values, _MetaTargetConfig.__init__
     # (the property getter) and Inst._rec_list_vars
-    "0.68.1": "475992bd46d203f8785ee7b0b90b9e15de0c3e4f07b581a7ba6a48a0f67246cb",
+    "0.68.1": "600239c35bea9f063f12c81e56964ad287b83dca71b47d70067a58aef2f3e209",
 }
 
 _state: dict = {"installed": False, "original": {}, "classes": {}}

@@ -36,8 +36,8 @@ from numba.core import errors, ir, ssa
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of the ssa functions and classes in _relied_on()
-    "0.68.1": "1694336cd96564ae528ef2fa4b8a9f96da73cbc9878dbcc47bc417f55b67ad97",
+    # numba version: sha256 of the files of the ssa functions and classes in _relied_on()
+    "0.68.1": "d20accd92757fef663a43e78d0ee88fe01d9333379eda463c9e15f0e7785e490",
 }
 
 _state: dict = {"installed": False, "original": None, "mentions": None, "skipped": 0, "visited": 0}

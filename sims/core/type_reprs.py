@@ -28,8 +28,8 @@ from numba.core.types import npytypes
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of Record.__repr__ and NestedArray.__repr__
-    "0.68.1": "5712023d644de126d6ee2413369908b2321ef826611f8ba4f13bb954ff50148f",
+    # numba version: sha256 of the files of Record.__repr__ and NestedArray.__repr__
+    "0.68.1": "0e4a392ec28f7aac83f805e0d322a3fee9e704e3cf0838da09fd43b4e64f32c0",
 }
 
 _CLASSES = (npytypes.Record, npytypes.NestedArray)

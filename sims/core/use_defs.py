@@ -28,8 +28,8 @@ from numba.core import analysis, ir, ir_utils, lowering, transforms
 from sims.core import patch_guard
 
 CHECKED = {
-    # numba version: sha256 of the source of analysis.compute_use_defs, ir.Assign.__init__, ir.Stmt.list_vars
-    "0.68.1": "c5bdb93dce1447c62e5810a8f31d85f19949d2ae7fb50b02fff511c68925d90e",
+    # numba version: sha256 of the files of analysis.compute_use_defs, ir.Assign.__init__, ir.Stmt.list_vars
+    "0.68.1": "cf0d76e5cb76e5eef289d5fb41041662eb9e779365df7223101a8e9e51abd4ba",
 }
 
 _MODULES = (analysis, transforms, lowering, ir_utils)
