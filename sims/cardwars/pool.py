@@ -321,4 +321,5 @@ def prepare_pool(pool: CardPool, params: Params) -> CardPool:
     if not any(pool.table[card][f] for f in DECK_FIELDS.values()):
         raise ParamError(f"value_card {pool.names[card]!r} is in no starter deck")
     rec, name = baseline_row(pool, card, params.value_baseline)
-    return replace(pool, table=np.concatenate([pool.table, rec[None]]), names=(*pool.names, name))
+    table = np.concatenate([pool.table, rec[None]], dtype=CARD_DTYPE)  # (a promotion would drop the padding)
+    return replace(pool, table=table, names=(*pool.names, name))

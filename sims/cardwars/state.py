@@ -385,6 +385,16 @@ CARD_DTYPE = np.dtype(
     ],
     align=True,
 )
+# 59 bytes of fields in a 64-byte record: a card is one cache line, found at ``c << 6``
+CARD_DTYPE = np.dtype(
+    {
+        "names": CARD_DTYPE.names,
+        "formats": [CARD_DTYPE.fields[n][0] for n in CARD_DTYPE.names],
+        "offsets": [CARD_DTYPE.fields[n][1] for n in CARD_DTYPE.names],
+        "itemsize": 64,
+        "aligned": True,
+    }
+)
 
 # -- result records --------------------------------------------------------------------------
 
