@@ -12,7 +12,7 @@ import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import abilities_on, refresh, stale, stale_piles
+from sims.cardwars.stats import abilities_on, refresh, stale, stale_board, stale_piles
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
@@ -126,7 +126,7 @@ def deal_damage(s, q: int, lane: int, amount: int, src: int, by: int) -> None:
     b.cr_dmg[q, lane] += amount
     b.cr_hit_by[q, lane] = by
     if b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
-        stale(s)  # dying: the next refresh must report it (stats.refresh)
+        b.st_dying = 1  # the next refresh reports it (stats.refresh); damage is no input of a stat
     log_event(s, EventKind.DAMAGE, q, src, b.cr_card[q, lane], amount, b.cr_dmg[q, lane])
 
 
@@ -139,6 +139,8 @@ def heal(s, q: int, lane: int) -> None:
         return
     if b.cr_dmg[q, lane] > 0:
         b.cr_dmg[q, lane] -= 1
+        if b.st_dying:  # it may no longer be dying: the next refresh recomputes
+            b.st_fresh = 0
         log_event(s, EventKind.HEAL, q, NO_CARD, b.cr_card[q, lane], 1, 0)
     else:
         b.cr_pdef[q, lane] += 1
@@ -187,7 +189,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
     b.cr_card[q, lane] = NO_CARD
-    stale(s)
+    stale_board(s, c)
     if to_hand:
         n = s.piles.hand_n[owner]
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner
@@ -301,6 +303,7 @@ def destroy_dead(s) -> None:
                 if b.cr_card[q, lane] >= 0 and b.cr_dmg[q, lane] >= b.cr_def[q, lane]:
                     sc.dying_side[n], sc.dying_lane[n] = q, lane
                     n += 1
+        b.st_dying = 0  # every dying Creature is taken off now (a stat change after it: the next refresh)
         if n == 0:
             return
         for k in range(n):

@@ -342,6 +342,29 @@ def stale_piles(s) -> None:
 
 
 @hot
+def stale_board(s, c: int) -> None:
+    """Mark the stats out of date in place if Creature ``c`` leaving play can change another's (``board.take_off``).
+
+    It can if ``c`` gives an aura beyond its lane's Building (X-Large Spirit Soldier, Shark, Punk
+    Cat: those auras reach Creatures by their own slot and state, not by who else is in play), if
+    a STAT row counting Creatures in play (``reads_board``) or the turn's Spells are in play
+    (``board.st_board``, noted by ``recompute``), or while a Creature may be dying
+    (``board.st_dying``: the one leaving may be it). Otherwise the stats stay current, and only
+    the pile the Creature goes to changed (``stale_piles``).
+    """
+    b = s.board
+    if (
+        b.st_board
+        or b.st_dying
+        or s.cards[c].au_to == AuraTo.ADJACENT_OWN
+        or s.cards[c].au_to >= AuraTo.OWN_ENTERED_THIS_TURN
+    ):
+        b.st_fresh = 0
+    else:
+        stale_piles(s)
+
+
+@hot
 def reads_turn(kind: int) -> bool:
     """Return True if a row counting ``kind`` reads the turn's state (turnfx, the turn, the mover, Flooped)."""
     return (
@@ -355,6 +378,19 @@ def reads_turn(kind: int) -> bool:
 
 
 @hot
+def reads_board(kind: int) -> bool:
+    """Return True if a row counting ``kind`` reads which Creatures are in play (not only counters and Landscapes)."""
+    return (
+        kind == Count.OWN_OTHER_CREATURES
+        or kind == Count.OWN_LAND_CREATURES
+        or kind == Count.OWN_COPIES
+        or kind == Count.OWN_FLOOPED
+        or kind == Count.OPPOSING_IN_LANE
+        or kind == Count.OWN_EMPTY_LANES
+    )
+
+
+@hot
 def reads_piles(kind: int) -> bool:
     """Return True if a row counting ``kind`` reads a pile size (a hand or a discard pile)."""
     return kind == Count.OWN_DISCARD or kind == Count.OPPONENT_HAND
@@ -362,14 +398,16 @@ def reads_piles(kind: int) -> bool:
 
 @kernel
 def refresh(s) -> bool:
-    """Bring every Creature's ATK and DEF up to date in place (R12); return True if one has damage >= DEF.
+    """Bring every Creature's ATK and DEF up to date in place (R12); return True if one may have damage >= DEF.
 
-    ``recompute`` runs only when an input changed since it last ran or a Creature was dying
-    then or has been damaged to its DEF since (``board.st_fresh`` is 0, RULES.md §13);
-    otherwise nothing changed and nobody is dying.
+    ``recompute`` runs only when an input changed since it last ran (``board.st_fresh`` is 0,
+    RULES.md §13). Otherwise the stats are current and so is ``board.st_dying``, the answer:
+    ``recompute`` sets it, ``board.deal_damage`` sets it when it brings a Creature to its DEF,
+    ``board.destroy_dead`` clears it once it has taken every dying Creature off, and a heal or a
+    Creature leaving play while it is set marks the stats stale (the next recompute finds out).
     """
     if s.board.st_fresh:
-        return False
+        return s.board.st_dying != 0
     return recompute(s)
 
 
@@ -382,14 +420,16 @@ def recompute(s) -> bool:
     rows. A first pass finds which kinds of aura are in play (``aura_sources``), so the scans
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
-    (``board.st_fresh``) unless a Creature is dying, and notes whether a stat in play reads the
-    turn's state or a pile size (``board.st_turn``/``st_piles``, see ``stale_turn``/``stale_piles``).
+    (``board.st_fresh``), notes whether a Creature is dying (``board.st_dying``) and whether a stat
+    in play reads the turn's state, a pile size or another slot than its own (``board.st_turn`` /
+    ``st_piles`` / ``st_board``, see ``stale_turn`` / ``stale_piles`` / ``stale_board``).
     """
     b, t = s.board, s.turnfx
     sources, near, shark, moved_atk, moved_def = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = spells or sources != 0
+    board = spells
     for q in range(2):
         for lane in range(N_LANES):
             c = b.cr_card[q, lane]
@@ -419,6 +459,7 @@ def recompute(s) -> bool:
                 df += dd
                 piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
                 turn = turn or reads_turn(k.s1_count) or (k.s2_stat != Stat.NONE and reads_turn(k.s2_count))
+                board = board or reads_board(k.s1_count) or (k.s2_stat != Stat.NONE and reads_board(k.s2_count))
             if b.cr_zazo[q, lane]:
                 turn = True
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
@@ -430,7 +471,7 @@ def recompute(s) -> bool:
         for r in range(2):
             for i in range(t.aura_n[r]):
                 piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
-    b.st_fresh, b.st_turn, b.st_piles = not dying, turn, piles
+    b.st_fresh, b.st_dying, b.st_turn, b.st_piles, b.st_board = True, dying, turn, piles, board
     return dying
 
 

@@ -2,14 +2,18 @@
 
 ``refresh`` recomputes every Creature's ATK/DEF only while ``board.st_fresh`` is 0; every writer
 of an input of ``stats.recompute`` clears it (``stats.stale``; ``stats.stale_turn`` for the
-turn's state and ``stats.stale_piles`` for pile sizes, which clear it only while a stat in play
-reads them). A missed writer would leave stale stats behind a set flag. Two checks:
+turn's state, ``stats.stale_piles`` for pile sizes and ``stats.stale_board`` for a Creature
+leaving play, which clear it only while a stat in play reads them). Damage to a Creature's DEF
+sets ``board.st_dying`` instead, which ``refresh`` reports while the stats are fresh. A missed
+writer would leave stale stats behind a set flag. Two checks:
 
 - compiled, at every decision of games over every deck pairing, every variant of the rulings
   and the settled questions' parameters: the board's ATK/DEF equal a full recompute of a copy;
 - pure Python (``NUMBA_DISABLE_JIT=1``, in a subprocess), at every ``refresh`` call of whole
   games, i.e. after every event: when the flag says fresh, a full recompute changes no stat and
   gives the same answer about deaths.
+
+and, on hand-built boards, each case of ``stale_board`` and of ``board.st_dying``.
 """
 
 import json
@@ -23,7 +27,7 @@ import pytest
 
 import sims
 from sims.cardwars import actions as act
-from sims.cardwars import bots, flow, kernel, stats
+from sims.cardwars import board, bots, flow, kernel, stats
 from sims.cardwars.layout import STATE_DTYPE, Phase
 from sims.core import rng
 
@@ -156,6 +160,78 @@ def test_a_partial_mark_applies_only_when_a_stat_reads_its_input(mark, field):
     assert s.board.st_fresh == 0
 
 
+def board_of(*slots: tuple[int, int, str]):
+    """Return a state set up for game 0 with the Creatures ``(seat, lane, name)`` placed, its stats current."""
+    state, _, decks = setup_state("greedy", "greedy", None, {})
+    s = state[0]
+    flow.set_up(s, decks, 0, np.uint64(rng.game_seed(np.uint64(11), 0)), -1)
+    assert (s["board"]["cr_card"] < 0).all()
+    for q, lane, name in slots:
+        board.place(s, q, lane, POOL.names.index(name), q)
+    stats.refresh(s)
+    assert s.board.st_fresh == 1
+    assert s.board.st_dying == 0
+    return state
+
+
+def test_a_creature_leaving_play_keeps_the_stats_when_no_other_stat_can_change():
+    state = board_of((0, 0, "Phyllis"), (0, 1, "Evil Eye"), (1, 1, "Teeth Leaf"))
+    s = state[0]
+    assert s.board.st_board == 0
+    board.take_off(s, 0, 0, 0)
+    assert s.board.st_fresh == 1
+    assert stale_slots(state) == []
+    assert not stats.refresh(s)
+
+
+@pytest.mark.parametrize(
+    ("slots", "leaving"),
+    [
+        ([(0, 0, "Phyllis"), (0, 1, "X-Large Spirit Soldier")], (0, 1)),  # its aura reaches Phyllis
+        ([(0, 0, "Husker Worm"), (0, 1, "Corn Lord")], (0, 0)),  # Corn Lord counts the other Cornfield ones
+        ([(0, 0, "Green Cactiball"), (0, 1, "Green Cactiball")], (0, 0)),  # counts its copies
+        ([(0, 0, "Phyllis"), (1, 0, "Nice Ice Baby")], (0, 0)),  # counts the opposing Creature
+    ],
+    ids=["aura source", "other creatures", "copies", "opposing in lane"],
+)
+def test_a_creature_leaving_play_marks_the_stats_when_another_stat_reads_it(slots, leaving):
+    state = board_of(*slots)
+    s = state[0]
+    board.take_off(s, *leaving, 0)
+    assert s.board.st_fresh == 0
+    assert stale_slots(state) != []  # a recompute changes a stat: the mark was needed
+    stats.refresh(s)
+    assert stale_slots(state) == []
+
+
+def test_damage_to_def_is_reported_without_a_recompute_and_cleared_by_the_deaths():
+    state = board_of((0, 0, "Phyllis"), (0, 1, "Evil Eye"))
+    s = state[0]
+    board.deal_damage(s, 0, 1, 5, -1, 1)  # Evil Eye: DEF 5
+    assert s.board.st_fresh == 1
+    assert s.board.st_dying == 1
+    assert stats.refresh(s)
+    board.destroy_dead(s)
+    assert s.board.cr_card[0, 1] < 0
+    assert s.board.st_dying == 0
+    assert s.board.st_fresh == 1
+    assert not stats.refresh(s)
+
+
+@pytest.mark.parametrize("event", ["heal", "leaves"])
+def test_a_heal_or_a_creature_leaving_while_one_is_dying_marks_the_stats(event):
+    state = board_of((0, 0, "Phyllis"), (0, 1, "Evil Eye"))
+    s = state[0]
+    board.deal_damage(s, 0, 1, 5, -1, 1)
+    if event == "heal":
+        board.heal(s, 0, 1)  # 4 damage on DEF 5: no longer dying
+    else:
+        board.take_off(s, 0, 1, 0)  # the dying one itself
+    assert s.board.st_fresh == 0
+    assert not stats.refresh(s)
+    assert s.board.st_dying == 0
+
+
 # -- after every event: pure Python in a subprocess -------------------------------------------------
 
 EVENT_RUNS = [  # (bot, bot, games, parameters): about 15 CPU-s in pure Python
@@ -169,8 +245,6 @@ EVENT_RUNS = [  # (bot, bot, games, parameters): about 15 CPU-s in pure Python
 
 def check_events() -> dict:
     """Wrap ``stats.refresh`` (run with NUMBA_DISABLE_JIT=1) and check every skip against a recompute."""
-    from sims.cardwars import board
-
     skip_path = stats.refresh
     count = {"calls": 0, "skipped": 0, "bad": 0}
 
