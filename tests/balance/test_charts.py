@@ -82,11 +82,11 @@ def test_plot_returns_axes_draws_and_titles_n_and_ci(
 @pytest.mark.parametrize("name", ["win_rates", "card_gih", "tempo"])
 def test_a_report_png_is_the_bytes_savefig_writes(name: str, plots: dict[str, Callable[..., Axes]]) -> None:
     """``html.png`` draws under the lock and encodes after it: the file is savefig's, byte for byte."""
-    from balance.report.html import png
+    from balance.report.html import PNG_OPTIONS, png
 
     fig = plots[name](None).figure
     direct = io.BytesIO()
-    fig.savefig(direct, format="png")
+    fig.savefig(direct, format="png", pil_kwargs=PNG_OPTIONS)
     assert png(fig) == direct.getvalue()
     assert png(fig) == direct.getvalue()  # drawn twice: the same again
 
