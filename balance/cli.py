@@ -42,18 +42,23 @@ def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from balance.io import RunError
-        from balance.run import InvariantError
-        from sims.core import CardDataError, ParamError, ScenarioError
-
         try:
             return func(*args, **kwargs)
-        except (SpecError, RunError, InvariantError, CardDataError, ParamError, ScenarioError) as exc:
+        except _input_errors() as exc:
             raise click.ClickException(str(exc)) from None
         except KeyboardInterrupt:
             raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
 
     return wrapper
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """The errors that mean bad input (a file, a flag, a run directory): shown as one line."""
+    from balance.io import RunError
+    from balance.run import InvariantError
+    from sims.core import CardDataError, ParamError, ScenarioError
+
+    return SpecError, RunError, InvariantError, CardDataError, ParamError, ScenarioError
 
 
 def _split(value: str | None) -> tuple[str, ...] | None:
@@ -260,7 +265,8 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: 
 
     Flags override the values of SPEC_FILE (a TOML run spec). The same seed gives the
     same tables whatever --workers and --chunk-size. With --report the run's report
-    follows in the same process, its modules imported while the games play.
+    follows (reports/<run id>), written by a process started with the command that imports
+    the report's modules while the run starts.
 
     \b
     Example:
@@ -269,26 +275,44 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: 
       balance run reports/demo/spec.toml
       balance run --resume runs/cardinger-modern-20261122-153000-ab12
     """
+    from balance.following import FollowingReport, ReportFailed  # forked before anything else is imported or started
+
+    follower = FollowingReport(_run_report, _input_errors()) if report_too else None
     from balance.run import resume, run_spec
 
-    started = _import_report if report_too else None
-    if resume_dir:
-        path = resume(resume_dir, progress=not quiet, workers=flags["workers"], started=started)
-    else:
-        path = run_spec(build_spec(spec_file, **flags), progress=not quiet, started=started)
+    started = _import_report if follower is not None and follower.pid is None else None
+    try:
+        if resume_dir:
+            path = resume(resume_dir, progress=not quiet, workers=flags["workers"], started=started)
+        else:
+            path = run_spec(build_spec(spec_file, **flags), progress=not quiet, started=started)
+    except BaseException:
+        if follower is not None:
+            follower.cancel()
+        raise
     click.echo(str(path))
-    if report_too:
-        from balance.io import load_run
-        from balance.report import write_report
+    if follower is not None:
+        try:
+            written = follower.send(path)
+        except ReportFailed as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(written if written is not None else _run_report(path))  # None: no report process
 
-        click.echo(str(write_report(load_run(path), Path("reports") / path.name)))
+
+def _run_report(path: Path, renderer: Any = None) -> str:
+    """Write the report of the run at ``path`` into reports/<run id>; return its index.html path."""
+    from balance.io import load_run
+    from balance.report import write_report
+
+    return str(write_report(load_run(path), Path("reports") / path.name, renderer=renderer))
 
 
 def _import_report() -> None:
     """Import the report's modules (polars, matplotlib: ~0.8 s) on a thread while the run's workers play.
 
-    Called once the workers are started, so none of them is forked from a process that is
-    importing (a module lock held by this thread would stay held in the copy).
+    ``run --report`` where no report process could be forked (``balance.following``). Called
+    once the workers are started, so none of them is forked from a process that is importing
+    (a module lock held by this thread would stay held in the copy).
     """
 
     def imports() -> None:

@@ -10,6 +10,7 @@ the other sections computed (cached on the context, so it waits for what it need
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -412,7 +413,9 @@ TIERS = (
 )
 
 
-def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = None) -> Path:
+def write_report(
+    run: Run, out_dir: Path | str, *, values: Path | str | None = None, renderer: render.Renderer | None = None
+) -> Path:
     """Write the report of ``run`` to ``out_dir/index.html`` plus one PNG per chart; return the HTML path.
 
     The HTML is self-contained (charts embedded, CSS inline, no external resources).
@@ -420,12 +423,14 @@ def write_report(run: Run, out_dir: Path | str, *, values: Path | str | None = N
     Counterfactual card values come from ``values`` (a ``balance value`` output directory
     or its ``values.parquet``), else from a ``values.parquet`` in the run directory; a
     values file that does not fit the run raises :class:`~balance.report.counterfactual.ValuesError`
-    before anything is written.
+    before anything is written. The charts are drawn by ``renderer``'s processes when given
+    (``balance.following``: started while the run played), else by a renderer of its own.
     """
     cv = counterfactual.load(run, values)
     # The charts are drawn by forked processes (render.Renderer: drawing holds the GIL) while
     # the sections go on; it forks before any thread of the report starts.
-    with render.Renderer(render.processes()) as drawing:
+    own = render.Renderer(render.processes()) if renderer is None else contextlib.nullcontext(renderer)
+    with own as drawing:
         out = Charts(Path(out_dir), drawing)
         info = run_info(run)
         unit = run.turn_unit

@@ -1,6 +1,9 @@
 """CLI: every command has help with an example and is documented; bad input is one line."""
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,19 +231,42 @@ def test_compare_refuses_runs_whose_games_are_different_simulated_games(runner, 
     assert same.exit_code == 0, same.output
 
 
-def test_run_with_report_writes_what_balance_report_writes(runner, tmp_path, monkeypatch):
+def _balance(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``python -m balance ARGS`` in a fresh process (``run --report`` forks its report process there)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "balance", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("fresh", [True, False], ids=["own process", "in-process"])
+def test_run_with_report_writes_what_balance_report_writes(runner, tmp_path, monkeypatch, fresh):
     monkeypatch.chdir(tmp_path)
-    made = runner.invoke(cli, ["run", "-g", "cardinger", "-n", "300", "--out", "runs", "--name", "r", "-q", "--report"])
-    assert made.exit_code == 0, made.output
-    assert made.output.split() == [str(Path("runs") / "r"), str(Path("reports") / "r" / "index.html")]
+    args = ["run", "-g", "cardinger", "-n", "300", "--out", "runs", "--name", "r", "-q", "--report"]
+    if fresh:  # the command as a shell runs it: the report written by the process it forks at its start
+        done = _balance(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        output = done.stdout
+    else:  # called from a process that has imported polars: the report written in-process
+        made = runner.invoke(cli, args)
+        assert made.exit_code == 0, made.output
+        output = made.output
+    assert output.split() == [str(Path("runs") / "r"), str(Path("reports") / "r" / "index.html")]
     again = runner.invoke(cli, ["report", str(Path("runs") / "r"), "--out", "again"])
     assert again.exit_code == 0, again.output
     first, second = Path("reports") / "r", Path("again")
     pngs = sorted(p.name for p in first.glob("*.png"))
-    assert pngs and pngs == sorted(p.name for p in second.glob("*.png"))
+    assert pngs
+    assert pngs == sorted(p.name for p in second.glob("*.png"))
     assert all((first / n).read_bytes() == (second / n).read_bytes() for n in pngs)
 
     def page(d: Path) -> str:
         return re.sub(r"report generated [0-9: -]+ UTC", "", (d / "index.html").read_text(encoding="utf-8"))
 
     assert page(first) == page(second)
+
+
+def test_run_with_report_that_fails_says_why_once_and_writes_no_report(tmp_path):
+    done = _balance("run", "-g", "cardinger", "-n", "0", "--out", "runs", "--name", "r", "-q", "--report", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("Error:") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "reports").exists()
