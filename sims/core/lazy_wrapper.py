@@ -53,6 +53,11 @@ def missing(library, fndesc, pending: bool, release_gil: bool) -> None:
         setattr(library, MARK, bool(release_gil))
 
 
+def _uses_nrt(library) -> bool:
+    """Whether ``library``'s module calls Numba's runtime (NRT): it was compiled with NRT on."""
+    return any(f.name.startswith("NRT_") for f in library._final_module.functions)
+
+
 def entry_library(context, library, fndesc, env):
     """The library to take ``fndesc``'s Python entry point from: ``library`` itself when it has the
     wrapper, else a new library holding the wrapper and linking ``library`` (built once)."""
@@ -62,7 +67,13 @@ def entry_library(context, library, fndesc, env):
     if built is None:
         built = library.codegen.create_library(f"{library.name}.wrapper")
         built.enable_object_caching()
-        context.create_cpython_wrapper(built, fndesc, env, None, release_gil=getattr(library, MARK))
+        # the context lowering built the wrapper in (``BaseLower``): a subtarget holding the
+        # environment, with NRT as the function was compiled. A cache load passes the dispatcher's
+        # plain target context, NRT off: its wrapper boxed a returned array as a borrowed view of a
+        # Python object it does not have, and returned NULL without an exception.
+        nrt = context.enable_nrt or _uses_nrt(library)
+        lowering_context = context.subtarget(environment=env, fndesc=fndesc, enable_nrt=nrt)
+        lowering_context.create_cpython_wrapper(built, fndesc, env, None, release_gil=getattr(library, MARK))
         built.add_linking_library(library)
         built.finalize()
         library._sims_wrapper_library = built

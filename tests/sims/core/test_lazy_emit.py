@@ -58,6 +58,17 @@ def caller(a, k, x):
 def caller2(x):
     return raiser(x) * 2
 
+@numba.njit(cache=True)
+def maker(n):  # returns a new array: its Python wrapper boxes it with the runtime (NRT)
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        out[i] = i * i
+    return out
+
+@numba.njit(cache=True)
+def caller3(n):
+    return maker(n).sum()
+
 lazy_emit.optimise_at_top(caller)  # its nested callees' module passes run once, in its own
 
 @numba.njit(nogil=True)
@@ -97,6 +108,10 @@ for step in steps:
         out[step] = [attempt(raiser, 2), attempt(raiser, 9)]
     elif step == "caller2":
         out[step] = [attempt(caller2, 1), attempt(caller2, 8)]
+    elif step == "caller3":
+        out[step] = [attempt(caller3, 4)]
+    elif step == "maker":
+        out[step] = maker(4).tolist()
     elif step == "threads":  # a thread waiting to compile while the main thread compiles
         import threading, time
         from numba.core.compiler_lock import global_compiler_lock
@@ -195,6 +210,15 @@ def test_a_new_caller_links_a_nested_function_loaded_from_the_cache(tmp_path):
     assert warm["caller2"] == [4, ["ValueError", "too big", 8]]
     assert warm["counts"] == {"deferred": 1, "emitted_later": 0, "entries": 1, "called": 0}
     assert warm["wrappers"] == [0, 0]  # nothing called from Python but caller2 (compiled top-level)
+
+
+def test_a_nested_function_returning_an_array_loaded_from_the_cache_can_be_called_from_python(tmp_path):
+    cache = tmp_path / "cache"
+    cold = child("patched", "caller3", cache)  # maker compiled nested: cached as IR with no wrapper
+    assert cold["caller3"] == [14]
+    warm = child("patched", "maker", cache)  # its wrapper built at the load, with the runtime on
+    assert warm["maker"] == [0, 1, 4, 9]
+    assert warm["compiled"] == []
 
 
 def test_a_thread_waiting_to_compile_does_not_make_a_top_level_compile_nested(tmp_path):
