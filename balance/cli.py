@@ -280,12 +280,11 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: 
     follower = FollowingReport(_run_report, _input_errors()) if report_too else None
     from balance.run import resume, run_spec
 
-    started = _import_report if follower is not None and follower.pid is None else None
     try:
         if resume_dir:
-            path = resume(resume_dir, progress=not quiet, workers=flags["workers"], started=started)
+            path = resume(resume_dir, progress=not quiet, workers=flags["workers"])
         else:
-            path = run_spec(build_spec(spec_file, **flags), progress=not quiet, started=started)
+            path = run_spec(build_spec(spec_file, **flags), progress=not quiet)
     except BaseException:
         if follower is not None:
             follower.cancel()
@@ -305,23 +304,6 @@ def _run_report(path: Path, renderer: Any = None) -> str:
     from balance.report import write_report
 
     return str(write_report(load_run(path), Path("reports") / path.name, renderer=renderer))
-
-
-def _import_report() -> None:
-    """Import the report's modules (polars, matplotlib: ~0.8 s) on a thread while the run's workers play.
-
-    ``run --report`` where no report process could be forked (``balance.following``). Called
-    once the workers are started, so none of them is forked from a process that is importing
-    (a module lock held by this thread would stay held in the copy).
-    """
-
-    def imports() -> None:
-        import matplotlib.backends.backend_agg
-        import matplotlib.figure  # noqa: F401
-
-        import balance.report.single  # noqa: F401
-
-    threading.Thread(target=imports, name="report-imports", daemon=True).start()
 
 
 @cli.command(context_settings=CONTEXT)

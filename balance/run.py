@@ -23,7 +23,7 @@ import datetime as dt
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
@@ -72,13 +72,8 @@ class InvariantError(RuntimeError):
     """A checked run found a game that breaks one of the kernel's invariants; the message names it."""
 
 
-def run(
-    spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None, started: Callable[[], Any] | None = None
-) -> Path:
+def run(spec: RunSpec, *, progress: bool = False, run_dir: Path | None = None) -> Path:
     """Play ``spec`` and write its results dataset; return the run directory.
-
-    ``started`` is called once the pool's workers are started (forked workers copy this
-    process as it was before the call), e.g. to import what comes after the run meanwhile.
 
     Examples
     --------
@@ -94,8 +89,6 @@ def run(
     if run_dir.exists() and any(run_dir.iterdir()):
         raise SpecError(f"{run_dir}: already exists; choose another --name/--out or --resume it")
     with _pool(resolved, len(chunk_bounds(spec.n_games, spec.chunk_size))) as pool:  # workers start meanwhile
-        if started is not None:
-            started()
         run_dir.mkdir(parents=True, exist_ok=True)
         manifest = new_manifest(resolved, run_dir.name)
         write_dimensions(resolved, run_dir, manifest)
@@ -128,18 +121,14 @@ def reopen(run_dir: Path | str, *, workers: int | None = None) -> tuple[dict[str
     return manifest, resolved
 
 
-def resume(
-    run_dir: Path | str, *, progress: bool = False, workers: int | None = None, started: Callable[[], Any] | None = None
-) -> Path:
-    """Finish the chunks of an interrupted run that are not marked done; return its path (``started``: see ``run``)."""
+def resume(run_dir: Path | str, *, progress: bool = False, workers: int | None = None) -> Path:
+    """Finish the chunks of an interrupted run that are not marked done; return its path."""
     run_dir = Path(run_dir)
     manifest, resolved = reopen(run_dir, workers=workers)
     for tmp in run_dir.glob("*/.*.tmp"):  # parts (and merged aggregates) cut short
         tmp.unlink()
     io.settle_manifest(run_dir, manifest)  # the log merged: a line torn by the crash is gone before appending
     with _pool(resolved, sum(c["status"] != "done" for c in manifest["chunks"])) as pool:
-        if started is not None:
-            started()
         _execute(resolved, run_dir, manifest, progress, pool)
     return run_dir
 

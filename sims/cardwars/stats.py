@@ -398,7 +398,7 @@ def reads_piles(kind: int) -> bool:
 
 @kernel
 def refresh(s) -> bool:
-    """Bring every Creature's ATK and DEF up to date in place (R12); return True if one may have damage >= DEF.
+    """Bring every Creature's ATK and DEF up to date in place (R12); return True if one has damage >= DEF.
 
     ``recompute`` runs only when an input changed since it last ran (``board.st_fresh`` is 0,
     RULES.md §13). Otherwise the stats are current and so is ``board.st_dying``, the answer:
