@@ -259,25 +259,40 @@ def games() -> None:
     is_flag=True,
     help="Also write the run's HTML report when it ends, as `balance report RUN` does (reports/<run id>).",
 )
+@click.option(
+    "--report-dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Directory of the run's report (implies --report) [default reports/<run id>].",
+)
 @friendly
-def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: bool, **flags: Any) -> None:
+def run(
+    spec_file: str | None,
+    resume_dir: str | None,
+    quiet: bool,
+    report_too: bool,
+    report_dir: str | None,
+    **flags: Any,
+) -> None:
     """Simulate games and write a results dataset (Parquet) under --out.
 
     Flags override the values of SPEC_FILE (a TOML run spec). The same seed gives the
     same tables whatever --workers and --chunk-size. With --report the run's report
-    follows (reports/<run id>), written by a process started with the command that imports
-    the report's modules while the run starts.
+    follows (reports/<run id>, or --report-dir), written by a process started with the
+    command that imports the report's modules while the run starts.
 
     \b
     Example:
       balance run --game cardinger --variant modern -n 1000000 --seed 1 --bots greedy,greedy --workers 2
       balance run --game cardwars -n 1000000 --workers 2 --report
+      balance run --game cardwars -n 100000 --out /tmp/runs --report-dir /tmp/cardwars-report
       balance run reports/demo/spec.toml
       balance run --resume runs/cardinger-modern-20261122-153000-ab12
     """
     from balance.following import FollowingReport, ReportFailed  # forked before anything else is imported or started
 
-    follower = FollowingReport(_run_report, _input_errors()) if report_too else None
+    write = functools.partial(_run_report, out=Path(report_dir) if report_dir else None)
+    follower = FollowingReport(write, _input_errors()) if report_too or report_dir else None
     from balance.run import resume, run_spec
 
     try:
@@ -295,15 +310,15 @@ def run(spec_file: str | None, resume_dir: str | None, quiet: bool, report_too: 
             written = follower.send(path)
         except ReportFailed as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(written if written is not None else _run_report(path))  # None: no report process
+        click.echo(written if written is not None else write(path))  # None: no report process
 
 
-def _run_report(path: Path, renderer: Any = None) -> str:
-    """Write the report of the run at ``path`` into reports/<run id>; return its index.html path."""
+def _run_report(path: Path, renderer: Any = None, *, out: Path | None = None) -> str:
+    """Write the report of the run at ``path`` into ``out`` [reports/<run id>]; return its index.html path."""
     from balance.io import load_run
     from balance.report import write_report
 
-    return str(write_report(load_run(path), Path("reports") / path.name, renderer=renderer))
+    return str(write_report(load_run(path), out or Path("reports") / path.name, renderer=renderer))
 
 
 @cli.command(context_settings=CONTEXT)

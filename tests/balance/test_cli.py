@@ -264,6 +264,23 @@ def test_run_with_report_writes_what_balance_report_writes(runner, tmp_path, mon
     assert page(first) == page(second)
 
 
+@pytest.mark.parametrize("fresh", [True, False], ids=["own process", "in-process"])
+def test_run_report_dir_puts_the_report_there_and_implies_report(runner, tmp_path, monkeypatch, fresh):
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "-g", "cardwars", "-n", "200", "--out", "runs", "--name", "r", "-q", "--report-dir", "mine/cw"]
+    if fresh:
+        done = _balance(*args, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        output = done.stdout
+    else:
+        made = runner.invoke(cli, args)
+        assert made.exit_code == 0, made.output
+        output = made.output
+    assert output.split() == [str(Path("runs") / "r"), str(Path("mine") / "cw" / "index.html")]
+    assert "200 games" in (Path("mine") / "cw" / "index.html").read_text(encoding="utf-8")
+    assert not Path("reports").exists()
+
+
 def test_run_with_report_that_fails_says_why_once_and_writes_no_report(tmp_path):
     done = _balance("run", "-g", "cardinger", "-n", "0", "--out", "runs", "--name", "r", "-q", "--report", cwd=tmp_path)
     assert done.returncode == 1
