@@ -127,11 +127,25 @@ def building_value(s, p: int, lane: int, c: int) -> float:
 
 @hot
 def use_value(s, p: int, kind: int, slot: int, a: int, tgt: int) -> float:
-    """Return the value of a Floop or activation: its effect, less costs and the fight given up (needs ``context``)."""
+    """Return the value of a Floop or activation: its effect, less costs and the fight given up (no ``context``)."""
     lane = slot % N_LANES
     c = use_card(s, p, kind, slot)
     g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
-    return use_rest(s, p, kind, slot, c, a, g)
+    given = lane_fight(s, p, lane) if fight_read(s, kind, slot, c) else 0.0
+    own = lane_fight(s, p, a) if s.cards[c].xcost == Cost.DESTROY_OWN_CREATURE and a != lane else 0.0
+    return use_rest(s, p, kind, slot, c, a, g, given, own)
+
+
+@hot
+def lane_fight(s, p: int, lane: int) -> float:
+    """Return ``context``'s ``g_fight[lane]``: the fight of seat ``p``'s Creature in ``lane`` (0 if none)."""
+    return current_fight(s, p, lane) if s.board.cr_card[p, lane] >= 0 else 0.0
+
+
+@hot
+def fight_read(s, kind: int, slot: int, c: int) -> bool:
+    """Return True if ``use_rest`` reads the fight of the slot's own lane (a Creature's Floop, or destroying itself)."""
+    return (kind == ActionKind.FLOOP and slot < N_LANES) or s.cards[c].xcost == Cost.DESTROY_SELF
 
 
 @hot
@@ -145,18 +159,23 @@ def use_card(s, p: int, kind: int, slot: int) -> int:
 
 
 @hot
-def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float) -> float:
-    """Return ``use_value`` from the effect's value ``g``: less the Actions, the fight given up and other costs."""
+def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float, given: float, own: float) -> float:
+    """Return ``use_value`` from the effect's value ``g``: less the Actions, the fight given up and other costs.
+
+    ``given``: the fight of the slot's lane (``lane_fight``) when ``fight_read``; ``own``: that of
+    lane ``a``, the Creature destroyed as a cost (Cost.DESTROY_OWN_CREATURE) when ``a`` is not the
+    slot's lane. Computed by the caller once a slot (and ``a``), not once a target, and read from
+    the board, not from ``context``: a decision valuing only Floops and abilities needs none.
+    """
     lane = slot % N_LANES
     k = s.cards[c]
-    fights = s.scratch.g_fight  # current_fight of each lane (``context``)
     v = g - k.act_cost * wt(s, p, W.ACTION)
     if kind == ActionKind.FLOOP and slot < N_LANES:
-        v -= fights[lane] + wt(s, p, W.FLOOP_MIN)
+        v -= given + wt(s, p, W.FLOOP_MIN)
     if k.xcost == Cost.DESTROY_SELF:
-        v -= creature_value(s, np.int64(p), np.int64(p), lane) + fights[lane]
+        v -= creature_value(s, np.int64(p), np.int64(p), lane) + given
     elif k.xcost == Cost.DESTROY_OWN_CREATURE:
-        v -= creature_value(s, np.int64(p), np.int64(p), a) + (fights[a] if a != lane else 0.0)
+        v -= creature_value(s, np.int64(p), np.int64(p), a) + (own if a != lane else 0.0)
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v
@@ -173,7 +192,7 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
     Mariachi) or to a chosen set (Patchy the Pumpkin), with no second row, has its amount counted
     once for the slot, not once an option (``gains.row_gain``'s own arithmetic: ``damage_value``
     of the target, or of each slot in the set in slot order; the slots a set leaves out add 0.0
-    there). Needs ``context``.
+    there). Reads no ``context``.
     """
     b = s.board
     opts = s.scratch.opts
@@ -196,9 +215,11 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
                                np.int64(k.e1_n), np.int64(k.e1_mode), np.int64(p), np.int64(lane),
                                np.int64(c))  # fmt: skip
     own_cost = k.xcost == Cost.DESTROY_OWN_CREATURE
+    given = lane_fight(s, p, lane) if fight_read(s, kind, slot, c) else 0.0
     for a in range(N_LANES if own_cost else 1):  # the Creature destroyed as a cost, as use_options
         if own_cost and b.cr_card[p, a] < 0:
             continue
+        own = lane_fight(s, p, a) if own_cost and a != lane else 0.0
         for i in range(m):
             tgt = opts[i] & 255  # the target as the encoded action carries it (``actions.b_of``)
             if pick == 1:
@@ -210,7 +231,7 @@ def best_use(s, p: int, kind: int, slot: int, m: int, best: float, best_a: int) 
                         g += damage_value(s, p, x >> 2, x & 3, amt)
             else:
                 g = effect_gain(s, np.int64(p), np.int64(lane), np.int64(c), np.int64(a), np.int64(tgt))
-            v = use_rest(s, p, kind, slot, c, a, g)
+            v = use_rest(s, p, kind, slot, c, a, g, given, own)
             if v > best:
                 best, best_a = v, act.encode(kind, slot, a, tgt)
     return best, best_a
@@ -289,8 +310,9 @@ def decide(s, who: int) -> int:
 def main_choice(s, p: int) -> int:
     """Return the greedy main-phase action: the best play, Floop or ability, a draw with spare Actions, or END.
 
-    ``context`` is filled only when a valuation needs it: a Creature to place or a Floop or
-    ability to use (31.9 % of greedy-mirror main-phase decisions have neither: no Actions left and nothing free).
+    ``context`` is filled only when a valuation needs it: a Creature to place (31.9 % of
+    greedy-mirror main-phase decisions value neither a Creature nor a Floop or ability, and 22.5 %
+    only Floops or abilities, which read the fights they give up from the board: ``use_rest``).
     """
     pl = s.piles
     best, best_a = 0.0, act.encode(ActionKind.END, 0, 0, 0)
@@ -314,9 +336,6 @@ def main_choice(s, p: int) -> int:
             c = use_card(s, p, kind, slot)
             m = opt.options(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(0))
             if m > 0:
-                if not ready:
-                    context(s, p)
-                    ready = True
                 best, best_a = best_use(s, p, kind, slot, m, best, best_a)
     return best_a
 

@@ -1,9 +1,10 @@
 """Card Wars greedy: ``main_choice`` fills the shared facts (``greedy.context``) only when a valuation reads them.
 
 The facts (``scratch.g_fight``, ``g_block``, ``g_attack``, ``g_ally``) are read by a
-Creature's placement (``values.place_value``, ``greedy.allies_gain``) and by a Floop or
-ability (``greedy.use_value``), so ``main_choice`` computes them before the first of those
-and not at all in a decision that values neither. These tests play whole games decision by
+Creature's placement (``values.place_value``, ``greedy.allies_gain``) only (a Floop or
+ability reads the fight it gives up from the board: ``greedy.use_rest``), so ``main_choice``
+computes them before the first Creature it values and not at all in a decision that values
+none (then also when it values Floops or abilities). These tests play whole games decision by
 decision and, at every greedy main-phase decision, poison the facts with values no real
 position gives before calling ``main_choice``: if a valuation read them without their
 being filled, the poisoned candidate would win (or lose) and the action would differ from
