@@ -201,7 +201,7 @@ BOARD_DTYPE = np.dtype(
         ("hp", np.int16, (2,)),  # Hit Points
         ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute gives (stats.refresh)
         ("st_dying", np.int8),  # while st_fresh: 1 = a Creature has damage >= DEF (stats.refresh)
-        ("st_turn", np.int8),  # 1 = a stat in play reads the turn, the mover, turnfx or Flooped (stats.stale_turn)
+        ("st_turn", np.int8),  # what a stat in play reads of the turn, the mover, turnfx, Flooped (stats.TURN_*)
         ("st_piles", np.int8),  # 1 = a stat in play reads a hand or discard pile size (stats.stale_piles)
         ("st_board", np.int8),  # 1 = a stat in play counts Creatures in play, or a Spell's (stats.stale_board)
     ],

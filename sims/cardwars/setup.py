@@ -62,9 +62,15 @@ def reset(s, game: int, seed: np.uint64) -> None:
 
 @kernel
 def clear_turn(s) -> None:
-    """Zero this turn's counters in place (``turnfx``)."""
+    """Zero this turn's counters in place (``turnfx``), at a new turn (``meta.turn`` and ``meta.mover`` the new ones).
+
+    The stats are marked only if one in play reads the turn's state and the new turn changes what
+    it reads (``stats.new_turn_changes``): 5.6 of the 7.9 recomputes a game that followed this
+    mark changed no stat (greedy mirror).
+    """
     t = s.turnfx
-    sx.stale_turn(s)
+    if s.board.st_turn and sx.new_turn_changes(s):
+        sx.stale(s)
     for q in range(2):
         t.spells[q] = t.played_cr[q] = t.entered[q] = t.coffins[q] = t.aura_n[q] = 0
         for k in range(t.entered_land.shape[1]):

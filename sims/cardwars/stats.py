@@ -10,6 +10,12 @@ import numpy as np
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
 from sims.core.jit import hot, kernel
 
+# What of the turn's state a stat in play reads (``board.st_turn`` is their union, noted by ``recompute``):
+TURN_FLOOPED = 1  # which Creatures are Flooped (a row counting Flooped Creatures: Struzann Jinn)
+TURN_COUNTS = 2  # this turn's counters (``turnfx``: Spells, Creatures played and entered; ZaZo's bonus)
+TURN_ENTERED = 4  # which Creatures entered this turn, and the mover (Shark's aura, "other Creatures that entered")
+TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED  # the turn's Spells: their rows may count any of it
+
 ANY = np.int64(Landscape.ANY)  # np.int64 globals type as int64, not as literals (one compiled count_of)
 ADJACENT = np.int64(Count.ADJACENT_ENTERED)
 
@@ -322,12 +328,52 @@ def stale(s) -> None:
 def stale_turn(s) -> None:
     """Mark the stats out of date in place if one in play reads the turn's state (``board.st_turn``).
 
-    Called by the writers of the turn, the mover, this turn's counters (``turnfx``) and the
-    Flooped state: only the rows counting those (``reads_turn``), Shark's and Punk Cat's auras,
-    ZaZo's bonus and the turn's Spells read them, and ``recompute`` notes whether any is in play.
+    Called by the writers of this turn's counters (``turnfx``) and, through ``stale_flooped`` and
+    ``new_turn_changes``, of the Flooped state, the turn and the mover: only the rows counting
+    those (``reads_turn``), Shark's aura, ZaZo's bonus and the turn's Spells read them, and
+    ``recompute`` notes which of them are in play (``TURN_*`` bits).
     """
     if s.board.st_turn:
         s.board.st_fresh = 0
+
+
+@hot
+def stale_flooped(s) -> None:
+    """Mark the stats out of date in place if one in play counts Flooped Creatures (``TURN_FLOOPED``).
+
+    Called by the writers of ``board.cr_floop`` (a Floop, a Creature readied or taken over): of
+    the turn's state only the rows counting Flooped Creatures read it (``count_of``).
+    """
+    if s.board.st_turn & TURN_FLOOPED:
+        s.board.st_fresh = 0
+
+
+@hot
+def new_turn_changes(s) -> bool:
+    """Return True if the turn just begun (``meta.turn``, ``meta.mover``; ``turnfx`` not yet cleared) changes
+    what a stat in play reads of the turn's state (``board.st_turn``): a counter of the turn ending if one
+    is read (``TURN_COUNTS``), a Creature that entered during it if those are (``TURN_ENTERED``), a Flooped
+    Creature of the new mover, readied by its Ready step (``flow.begin_turn``), if Flooped ones are counted.
+
+    The turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.end_turn``, which marks the
+    stats itself when one was set; the mover and the turn number are read only with the Creatures that
+    entered this turn (``_count_turn``, ``aura_pair``): with none, the new ones read the same.
+    """
+    b, t, m = s.board, s.turnfx, s.meta
+    reads = b.st_turn
+    mover = m.mover & 1  # seats as non-negative indexes (RULES.md §13)
+    for q in range(2):
+        if t.aura_n[q] or (reads & TURN_COUNTS and (t.spells[q] or t.played_cr[q] or t.entered[q])):
+            return True
+        if reads & TURN_ENTERED:
+            for lane in range(N_LANES):
+                if b.cr_card[q, lane] >= 0 and b.cr_entered[q, lane] == m.turn - 1:
+                    return True
+    if reads & TURN_FLOOPED:
+        for lane in range(N_LANES):
+            if b.cr_card[mover, lane] >= 0 and b.cr_floop[mover, lane]:
+                return True
+    return False
 
 
 @hot
@@ -365,16 +411,19 @@ def stale_board(s, c: int) -> None:
 
 
 @hot
-def reads_turn(kind: int) -> bool:
-    """Return True if a row counting ``kind`` reads the turn's state (turnfx, the turn, the mover, Flooped)."""
-    return (
-        kind == Count.OWN_FLOOPED
-        or kind == Count.OWN_SPELLS_THIS_TURN
-        or kind == Count.OWN_OTHER_ENTERED_THIS_TURN
+def reads_turn(kind: int) -> int:
+    """Return what a row counting ``kind`` reads of the turn's state (``TURN_*`` bits; 0: nothing)."""
+    if kind == Count.OWN_FLOOPED:
+        return TURN_FLOOPED
+    if kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
+        return TURN_COUNTS | TURN_ENTERED
+    counts = (
+        kind == Count.OWN_SPELLS_THIS_TURN
         or kind == Count.ENTERED_THIS_TURN
         or kind == Count.ADJACENT_ENTERED
         or kind == Count.OWN_CREATURES_PLAYED
     )
+    return TURN_COUNTS if counts else 0
 
 
 @hot
@@ -421,14 +470,15 @@ def recompute(s) -> bool:
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
     (``board.st_fresh``), notes whether a Creature is dying (``board.st_dying``) and whether a stat
-    in play reads the turn's state, a pile size or another slot than its own (``board.st_turn`` /
-    ``st_piles`` / ``st_board``, see ``stale_turn`` / ``stale_piles`` / ``stale_board``).
+    in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits), a pile size or
+    another slot than its own (``st_piles`` / ``st_board``; see ``stale_turn``, ``stale_flooped``,
+    ``stale_piles`` and ``stale_board``).
     """
     b, t = s.board, s.turnfx
     sources, near, shark, moved_atk, moved_def = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
-    turn = spells or sources != 0
+    turn = TURN_ALL if spells else (TURN_ENTERED if shark != 0 else 0)  # Punk Cat reads "moved": none of it
     board = spells
     for q in range(2):
         for lane in range(N_LANES):
@@ -458,10 +508,10 @@ def recompute(s) -> bool:
                 atk += da
                 df += dd
                 piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
-                turn = turn or reads_turn(k.s1_count) or (k.s2_stat != Stat.NONE and reads_turn(k.s2_count))
+                turn |= reads_turn(k.s1_count) | (reads_turn(k.s2_count) if k.s2_stat != Stat.NONE else 0)
                 board = board or reads_board(k.s1_count) or (k.s2_stat != Stat.NONE and reads_board(k.s2_count))
             if b.cr_zazo[q, lane]:
-                turn = True
+                turn |= TURN_COUNTS
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
             if spells:
                 atk += spell_bonus(s, q, lane, c)
