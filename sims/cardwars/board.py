@@ -189,7 +189,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
     b.cr_card[q, lane] = NO_CARD
-    stale_board(s, c)
+    stale_board(s, q, c)
     if to_hand:
         n = s.piles.hand_n[owner]
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner

@@ -388,19 +388,19 @@ def stale_piles(s) -> None:
 
 
 @hot
-def stale_board(s, c: int) -> None:
-    """Mark the stats out of date in place if Creature ``c`` leaving play can change another's (``board.take_off``).
+def stale_board(s, q: int, c: int) -> None:
+    """Mark the stats out of date in place if Creature ``c`` leaving side ``q`` can change another's (``board.take_off``).
 
     It can if ``c`` gives an aura beyond its lane's Building (X-Large Spirit Soldier, Shark, Punk
     Cat: those auras reach Creatures by their own slot and state, not by who else is in play), if
-    a STAT row counting Creatures in play (``reads_board``) or the turn's Spells are in play
-    (``board.st_board``, noted by ``recompute``), or while a Creature may be dying
+    a STAT row counting side ``q``'s Creatures in play (``reads_board``) or the turn's Spells are in
+    play (bit ``q`` of ``board.st_board``, noted by ``recompute``), or while a Creature may be dying
     (``board.st_dying``: the one leaving may be it). Otherwise the stats stay current, and only
     the pile the Creature goes to changed (``stale_piles``).
     """
     b = s.board
     if (
-        b.st_board
+        (b.st_board >> (q & 1)) & 1
         or b.st_dying
         or s.cards[c].au_to == AuraTo.ADJACENT_OWN
         or s.cards[c].au_to >= AuraTo.OWN_ENTERED_THIS_TURN
@@ -427,16 +427,22 @@ def reads_turn(kind: int) -> int:
 
 
 @hot
-def reads_board(kind: int) -> bool:
-    """Return True if a row counting ``kind`` reads which Creatures are in play (not only counters and Landscapes)."""
-    return (
+def reads_board(kind: int, q: int) -> int:
+    """Return the sides (bits) whose Creatures in play a row counting ``kind`` of a card on side ``q`` reads (0: none).
+
+    Its own side's (other Creatures, of a Landscape, copies, Flooped ones, empty lanes), or the
+    opposing side's (the opposing Creature in its lane); ``count_of`` reads no other.
+    """
+    own = (
         kind == Count.OWN_OTHER_CREATURES
         or kind == Count.OWN_LAND_CREATURES
         or kind == Count.OWN_COPIES
         or kind == Count.OWN_FLOOPED
-        or kind == Count.OPPOSING_IN_LANE
         or kind == Count.OWN_EMPTY_LANES
     )
+    if own:
+        return 1 << q
+    return 1 << (q ^ 1) if kind == Count.OPPOSING_IN_LANE else 0
 
 
 @hot
@@ -470,16 +476,16 @@ def recompute(s) -> bool:
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
     (``board.st_fresh``), notes whether a Creature is dying (``board.st_dying``) and whether a stat
-    in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits), a pile size or
-    another slot than its own (``st_piles`` / ``st_board``; see ``stale_turn``, ``stale_flooped``,
-    ``stale_piles`` and ``stale_board``).
+    in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits), a pile size
+    (``st_piles``) or which Creatures are in play, and on which side (``st_board``: bits; see
+    ``stale_turn``, ``stale_flooped``, ``stale_piles`` and ``stale_board``).
     """
     b, t = s.board, s.turnfx
     sources, near, shark, moved_atk, moved_def = aura_sources(s)
     dying = piles = False
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = TURN_ALL if spells else (TURN_ENTERED if shark != 0 else 0)  # Punk Cat reads "moved": none of it
-    board = spells
+    board = 3 if spells else 0  # the sides whose Creatures in play a stat reads (bits)
     for q in range(2):
         for lane in range(N_LANES):
             c = b.cr_card[q, lane]
@@ -509,7 +515,7 @@ def recompute(s) -> bool:
                 df += dd
                 piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
                 turn |= reads_turn(k.s1_count) | (reads_turn(k.s2_count) if k.s2_stat != Stat.NONE else 0)
-                board = board or reads_board(k.s1_count) or (k.s2_stat != Stat.NONE and reads_board(k.s2_count))
+                board |= reads_board(k.s1_count, q) | (reads_board(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
             if b.cr_zazo[q, lane]:
                 turn |= TURN_COUNTS
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))

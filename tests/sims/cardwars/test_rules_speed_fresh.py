@@ -184,6 +184,15 @@ def test_a_creature_leaving_play_keeps_the_stats_when_no_other_stat_can_change()
     assert not stats.refresh(s)
 
 
+def test_a_creature_leaving_the_side_no_stat_counts_keeps_the_stats():
+    state = board_of((0, 0, "Husker Worm"), (0, 1, "Corn Lord"), (1, 2, "Husker Worm"))
+    s = state[0]
+    assert s.board.st_board == 1  # Corn Lord counts its own side's Cornfield Creatures only
+    board.take_off(s, 1, 2, 0)
+    assert s.board.st_fresh == 1
+    assert stale_slots(state) == []
+
+
 @pytest.mark.parametrize(
     ("slots", "leaving"),
     [
