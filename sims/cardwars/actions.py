@@ -323,7 +323,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
         sx.stale_turn(s)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)  # read, do it, then discard (*Spells*)
-        sx.stale_piles(s)
+        sx.stale_piles(s, sx.DISC << owner)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
         if m.phase != Phase.OVER:
             bd.settle(s)  # R12: the discard pile grew (Mouthball, Dark Angel)
@@ -430,7 +430,7 @@ def silo_unplayable(s) -> None:
         fx.to_hand(s, np.int64(m.decider), m.pend_card, np.int64(m.pend_owner))
     else:
         push(s.piles.disc, s.piles.disc_n, np.int64(m.pend_owner), m.pend_card)
-        sx.stale_piles(s)
+        sx.stale_piles(s, sx.DISC << m.pend_owner)
         bd.log_event(s, EventKind.DISCARD, m.decider, m.pend_card, NO_CARD, 0, 0)
     m.pend_card = NO_CARD
     bd.settle(s)

@@ -12,7 +12,7 @@ import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import abilities_on, refresh, stale, stale_board, stale_piles
+from sims.cardwars.stats import DISC, HAND, abilities_on, refresh, stale, stale_board, stale_piles
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER
@@ -189,7 +189,7 @@ def take_off(s, q: int, lane: int, to_hand: int) -> int:
     c = b.cr_card[q, lane]
     owner = b.cr_owner[q, lane]
     b.cr_card[q, lane] = NO_CARD
-    stale_board(s, q, c)
+    stale_board(s, q, c, (HAND if to_hand else DISC) << owner)
     if to_hand:
         n = s.piles.hand_n[owner]
         s.piles.hand[owner, n], s.piles.hand_own[owner, n] = c, owner
@@ -370,7 +370,7 @@ def draw(s, p: int) -> int:
     h = pl.hand_n[p]
     pl.hand[p, h], pl.hand_own[p, h] = c, p
     pl.hand_n[p] = h + 1
-    stale_piles(s)
+    stale_piles(s, HAND << p)
     r = s.tally.cards[p, c]
     r.times_drawn += 1
     if r.first_drawn_turn == NEVER:
@@ -389,7 +389,7 @@ def take_from_hand(s, p: int, i: int) -> int:
     for k in range(i, n - 1):
         pl.hand[p, k], pl.hand_own[p, k] = pl.hand[p, k + 1], pl.hand_own[p, k + 1]
     pl.hand_n[p] = n - 1
-    stale_piles(s)
+    stale_piles(s, HAND << p)
     return c
 
 
@@ -400,7 +400,7 @@ def discard_from_hand(s, p: int, i: int) -> int:
     owner = s.piles.hand_own[p, i]
     c = take_from_hand(s, p, i)
     push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)
-    stale_piles(s)
+    stale_piles(s, DISC << owner)
     log_event(s, EventKind.DISCARD, p, c, NO_CARD, 0, 0)
     return c
 
@@ -415,7 +415,7 @@ def mill(s, p: int) -> int:
     c = s.piles.deck[p, n - 1]
     s.piles.deck_n[p] = n - 1
     push(s.piles.disc, s.piles.disc_n, p, c)
-    stale_piles(s)
+    stale_piles(s, DISC << p)
     log_event(s, EventKind.MILL, p, c, NO_CARD, 0, 0)
     return c
 

@@ -171,7 +171,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
             sx.stale(s)
     elif (eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP) and tgt < s.piles.disc_n[p]:
         x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
-        sx.stale_piles(s)
+        sx.stale_piles(s, sx.DISC << p)
         if eff == Effect.RETURN_COST0:
             to_hand(s, p, x, p)
         else:
@@ -266,7 +266,7 @@ def to_hand(s, p: int, c: int, owner: int) -> None:
     n = s.piles.hand_n[p]
     s.piles.hand[p, n], s.piles.hand_own[p, n] = c, owner
     s.piles.hand_n[p] = n + 1
-    sx.stale_piles(s)
+    sx.stale_piles(s, sx.HAND << p)
     bd.log_event(s, EventKind.TO_HAND, p, c, NO_CARD, 0, 0)
 
 
@@ -298,7 +298,9 @@ def return_random(s, p: int, target: int, land: int) -> None:
         return
     k = np.int64(rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
     i = picks(s, np.int64(p), np.int64(target), np.int64(land), k)
-    to_hand(s, p, remove_at(s.piles.disc, s.piles.disc_n, p, i), p)  # to_hand marks both pile sizes
+    x = remove_at(s.piles.disc, s.piles.disc_n, p, i)
+    sx.stale_piles(s, sx.DISC << p)
+    to_hand(s, p, x, p)
 
 
 @kernel
@@ -411,7 +413,7 @@ def keep_bottom(s, p: int, k: int) -> None:
     for i in range(m.reveal_n):
         if i != k:
             push(pl.disc, pl.disc_n, p, m.reveal[i])
-            sx.stale_piles(s)
+            sx.stale_piles(s, sx.DISC << p)
             bd.log_event(s, EventKind.MILL, p, m.reveal[i], NO_CARD, 0, 0)
     m.reveal_n = 0
 

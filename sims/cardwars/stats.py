@@ -16,6 +16,10 @@ TURN_COUNTS = 2  # this turn's counters (``turnfx``: Spells, Creatures played an
 TURN_ENTERED = 4  # which Creatures entered this turn, and the mover (Shark's aura, "other Creatures that entered")
 TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED  # the turn's Spells: their rows may count any of it
 
+# Which pile sizes a stat in play reads (``board.st_piles``): HAND << q, side q's hand; DISC << q, its discard pile.
+HAND = 1
+DISC = 4
+
 ANY = np.int64(Landscape.ANY)  # np.int64 globals type as int64, not as literals (one compiled count_of)
 ADJACENT = np.int64(Count.ADJACENT_ENTERED)
 
@@ -377,18 +381,19 @@ def new_turn_changes(s) -> bool:
 
 
 @hot
-def stale_piles(s) -> None:
-    """Mark the stats out of date in place if one in play reads a hand or discard pile size (``board.st_piles``).
+def stale_piles(s, piles: int) -> None:
+    """Mark the stats out of date in place if one in play reads the size of a pile of ``piles`` (``HAND << q``,
+    ``DISC << q``; ``board.st_piles``).
 
-    Called by every writer of ``piles.hand_n``/``disc_n``: only Dark Angel's and Mouthball's rows
-    (and a Spell's count) read them, and ``recompute`` notes whether any is in play.
+    Called by every writer of ``piles.hand_n``/``disc_n`` with the pile it wrote: only Dark Angel's and
+    Mouthball's rows (and a Spell's count) read them, and ``recompute`` notes which piles they read.
     """
-    if s.board.st_piles:
+    if s.board.st_piles & piles:
         s.board.st_fresh = 0
 
 
 @hot
-def stale_board(s, q: int, c: int) -> None:
+def stale_board(s, q: int, c: int, piles: int) -> None:
     """Mark the stats out of date in place if Creature ``c`` leaving side ``q`` can change another's (``board.take_off``).
 
     It can if ``c`` gives an aura beyond its lane's Building (X-Large Spirit Soldier, Shark, Punk
@@ -396,7 +401,7 @@ def stale_board(s, q: int, c: int) -> None:
     a STAT row counting side ``q``'s Creatures in play (``reads_board``) or the turn's Spells are in
     play (bit ``q`` of ``board.st_board``, noted by ``recompute``), or while a Creature may be dying
     (``board.st_dying``: the one leaving may be it). Otherwise the stats stay current, and only
-    the pile the Creature goes to changed (``stale_piles``).
+    the pile the Creature goes to changed (``piles``: ``stale_piles``).
     """
     b = s.board
     if (
@@ -407,7 +412,7 @@ def stale_board(s, q: int, c: int) -> None:
     ):
         b.st_fresh = 0
     else:
-        stale_piles(s)
+        stale_piles(s, piles)
 
 
 @hot
@@ -446,9 +451,11 @@ def reads_board(kind: int, q: int) -> int:
 
 
 @hot
-def reads_piles(kind: int) -> bool:
-    """Return True if a row counting ``kind`` reads a pile size (a hand or a discard pile)."""
-    return kind == Count.OWN_DISCARD or kind == Count.OPPONENT_HAND
+def reads_piles(kind: int, q: int) -> int:
+    """Return the piles (``HAND``/``DISC`` bits) whose size a row counting ``kind`` of a card of side ``q`` reads."""
+    if kind == Count.OWN_DISCARD:
+        return DISC << q
+    return HAND << (q ^ 1) if kind == Count.OPPONENT_HAND else 0
 
 
 @kernel
@@ -482,7 +489,8 @@ def recompute(s) -> bool:
     """
     b, t = s.board, s.turnfx
     sources, near, shark, moved_atk, moved_def = aura_sources(s)
-    dying = piles = False
+    dying = False
+    piles = 0
     spells = t.aura_n[0] + t.aura_n[1] > 0
     turn = TURN_ALL if spells else (TURN_ENTERED if shark != 0 else 0)  # Punk Cat reads "moved": none of it
     board = 3 if spells else 0  # the sides whose Creatures in play a stat reads (bits)
@@ -513,7 +521,7 @@ def recompute(s) -> bool:
                 da, dd = own_stats(s, q, lane, c)
                 atk += da
                 df += dd
-                piles = piles or reads_piles(k.s1_count) or (k.s2_stat != Stat.NONE and reads_piles(k.s2_count))
+                piles |= reads_piles(k.s1_count, q) | (reads_piles(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
                 turn |= reads_turn(k.s1_count) | (reads_turn(k.s2_count) if k.s2_stat != Stat.NONE else 0)
                 board |= reads_board(k.s1_count, q) | (reads_board(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
             if b.cr_zazo[q, lane]:
@@ -526,7 +534,7 @@ def recompute(s) -> bool:
     if spells:
         for r in range(2):
             for i in range(t.aura_n[r]):
-                piles = piles or reads_piles(s.cards[t.aura_card[r, i]].e1_count)
+                piles |= reads_piles(s.cards[t.aura_card[r, i]].e1_count, r)
     b.st_fresh, b.st_dying, b.st_turn, b.st_piles, b.st_board = True, dying, turn, piles, board
     return dying
 
