@@ -87,7 +87,7 @@ def begin_turn(s) -> None:
     m, b = s.meta, s.board
     p = m.mover
     m.turn += 1
-    clear_turn(s)  # a new turn and mover, counters cleared, Ready below: stale if a stat reads what changed (stats.new_turn_changes)
+    clear_turn(s)  # a new turn and mover, counters cleared, Ready below: stale if read (stats.new_turn_changes)
     for lane in range(N_LANES):
         b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0  # Ready all your cards (Field Reaper's catch too, R17)
         b.bu_exh[p, lane] = 0

@@ -394,7 +394,7 @@ def stale_piles(s, piles: int) -> None:
 
 @hot
 def stale_board(s, q: int, c: int, piles: int) -> None:
-    """Mark the stats out of date in place if Creature ``c`` leaving side ``q`` can change another's (``board.take_off``).
+    """Mark the stats out of date in place if Creature ``c`` leaving side ``q`` can change another's (``take_off``).
 
     It can if ``c`` gives an aura beyond its lane's Building (X-Large Spirit Soldier, Shark, Punk
     Cat: those auras reach Creatures by their own slot and state, not by who else is in play), if
