@@ -309,7 +309,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
             if m.phase == Phase.OVER:
                 return
         s.turnfx.played_cr[p] += 1
-        sx.stale_turn(s)
+        sx.stale_turn(s, sx.TURN_PLAYED)
         s.turnfx.coffins[p] = 0  # Unempty Coffin: used up by the next Creature (R22)
         enter(s, p, lane, c, owner, a >> 2, tgt)
     elif k.type == CardType.BUILDING:
@@ -320,7 +320,7 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
         bd.settle(s)
     else:
         s.turnfx.spells[p] += 1
-        sx.stale_turn(s)
+        sx.stale_turn(s, sx.TURN_SPELLS)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)  # read, do it, then discard (*Spells*)
         sx.stale_piles(s, sx.DISC << owner)

@@ -12,9 +12,11 @@ from sims.core.jit import hot, kernel
 
 # What of the turn's state a stat in play reads (``board.st_turn`` is their union, noted by ``recompute``):
 TURN_FLOOPED = 1  # which Creatures are Flooped (a row counting Flooped Creatures: Struzann Jinn)
-TURN_COUNTS = 2  # this turn's counters (``turnfx``: Spells, Creatures played and entered; ZaZo's bonus)
+TURN_COUNTS = 2  # this turn's entry counters (``turnfx.entered``, by Landscape and lane; ZaZo's bonus)
 TURN_ENTERED = 4  # which Creatures entered this turn, and the mover (Shark's aura, "other Creatures that entered")
-TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED  # the turn's Spells: their rows may count any of it
+TURN_SPELLS = 8  # this turn's Spell counter (``turnfx.spells``: Woadic Chief)
+TURN_PLAYED = 16  # this turn's Creatures-played counter (``turnfx.played_cr``)
+TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED | TURN_SPELLS | TURN_PLAYED  # the turn's Spells' rows: any
 
 # Which pile sizes a stat in play reads (``board.st_piles``): HAND << q, side q's hand; DISC << q, its discard pile.
 HAND = 1
@@ -329,15 +331,16 @@ def stale(s) -> None:
 
 
 @hot
-def stale_turn(s) -> None:
-    """Mark the stats out of date in place if one in play reads the turn's state (``board.st_turn``).
+def stale_turn(s, reads: int) -> None:
+    """Mark the stats out of date in place if one in play reads the part ``reads`` of the turn's state
+    (``TURN_*`` bits of ``board.st_turn``).
 
     Called by the writers of this turn's counters (``turnfx``) and, through ``stale_flooped`` and
     ``new_turn_changes``, of the Flooped state, the turn and the mover: only the rows counting
     those (``reads_turn``), Shark's aura, ZaZo's bonus and the turn's Spells read them, and
     ``recompute`` notes which of them are in play (``TURN_*`` bits).
     """
-    if s.board.st_turn:
+    if s.board.st_turn & reads:
         s.board.st_fresh = 0
 
 
@@ -354,10 +357,12 @@ def stale_flooped(s) -> None:
 
 @hot
 def new_turn_changes(s) -> bool:
-    """Return True if the turn just begun (``meta.turn``, ``meta.mover``; ``turnfx`` not yet cleared) changes
-    what a stat in play reads of the turn's state (``board.st_turn``): a counter of the turn ending if one
-    is read (``TURN_COUNTS``), a Creature that entered during it if those are (``TURN_ENTERED``), a Flooped
-    Creature of the new mover, readied by its Ready step (``flow.begin_turn``), if Flooped ones are counted.
+    """Return True if the turn just begun (``meta.turn``, ``meta.mover``; ``turnfx`` not yet cleared)
+    changes what a stat in play reads of the turn's state (``board.st_turn``): a counter of the turn
+    ending if it is read (entries ``TURN_COUNTS``, Spells ``TURN_SPELLS``, Creatures played
+    ``TURN_PLAYED``), a Creature that entered during it if those are (``TURN_ENTERED``), a Flooped
+    Creature of the new mover, readied by its Ready step (``flow.begin_turn``), if Flooped ones are
+    counted.
 
     The turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.end_turn``, which marks the
     stats itself when one was set; the mover and the turn number are read only with the Creatures that
@@ -367,7 +372,9 @@ def new_turn_changes(s) -> bool:
     reads = b.st_turn
     mover = m.mover & 1  # seats as non-negative indexes (RULES.md §13)
     for q in range(2):
-        if t.aura_n[q] or (reads & TURN_COUNTS and (t.spells[q] or t.played_cr[q] or t.entered[q])):
+        entered = (reads & TURN_COUNTS) != 0 and t.entered[q] != 0
+        counted = entered or ((reads & TURN_SPELLS) != 0 and t.spells[q] != 0)
+        if t.aura_n[q] != 0 or counted or ((reads & TURN_PLAYED) != 0 and t.played_cr[q] != 0):
             return True
         if reads & TURN_ENTERED:
             for lane in range(N_LANES):
@@ -422,13 +429,11 @@ def reads_turn(kind: int) -> int:
         return TURN_FLOOPED
     if kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
         return TURN_COUNTS | TURN_ENTERED
-    counts = (
-        kind == Count.OWN_SPELLS_THIS_TURN
-        or kind == Count.ENTERED_THIS_TURN
-        or kind == Count.ADJACENT_ENTERED
-        or kind == Count.OWN_CREATURES_PLAYED
-    )
-    return TURN_COUNTS if counts else 0
+    if kind == Count.OWN_SPELLS_THIS_TURN:
+        return TURN_SPELLS
+    if kind == Count.OWN_CREATURES_PLAYED:
+        return TURN_PLAYED
+    return TURN_COUNTS if kind == Count.ENTERED_THIS_TURN or kind == Count.ADJACENT_ENTERED else 0
 
 
 @hot
