@@ -365,7 +365,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         used = floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else c
         if kind == ActionKind.FLOOP:
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 1
-            sx.stale_flooped(s)
+            sx.stale_turn(s, sx.TURN_FLOOPED)
     else:
         c = used = b.bu_card[p, lane]
         owner = b.bu_owner[p, lane]

@@ -124,7 +124,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     elif eff == Effect.READY_FLOOPED:
         if choice < N_LANES and b.cr_card[p, choice] >= 0 and b.cr_floop[p, choice]:
             b.cr_exh[p, choice] = b.cr_floop[p, choice] = 0
-            sx.stale_flooped(s)
+            sx.stale_turn(s, sx.TURN_FLOOPED)
             bd.log_event(s, EventKind.READY, p, b.cr_card[p, choice], NO_CARD, choice, 0)
     elif eff == Effect.FIELD_REAPER:
         field_reaper(s, p, lane, choice)
@@ -159,7 +159,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         if b.cr_card[p, lane] < 0 and b.cr_card[p ^ 1, lane] >= 0:
             bd.move(s, p ^ 1, lane, p, lane)
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0
-            sx.stale_flooped(s)
+            sx.stale_turn(s, sx.TURN_FLOOPED)
             b.cr_stolen[p, lane] = 1
             bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, lane], NO_CARD, lane, 0)
     elif eff == Effect.COFFIN:
@@ -341,7 +341,7 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
     if b.cr_card[p ^ 1, lane] >= 0:
         bd.move(s, p ^ 1, lane, p, d)
         b.cr_exh[p, d], b.cr_floop[p, d] = 1, 0  # readies at its new controller's next Ready step
-        sx.stale_flooped(s)
+        sx.stale_turn(s, sx.TURN_FLOOPED)
         bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, d], NO_CARD, d, 0)
     elif b.cr_card[p, lane] >= 0:
         bd.move(s, p, lane, p, d)

@@ -175,7 +175,7 @@ def use_rest(s, p: int, kind: int, slot: int, c: int, a: int, g: float, given: f
     if k.xcost == Cost.DESTROY_SELF:
         v -= creature_value(s, np.int64(p), np.int64(p), lane) + given
     elif k.xcost == Cost.DESTROY_OWN_CREATURE:
-        v -= creature_value(s, np.int64(p), np.int64(p), a) + (own if a != lane else 0.0)
+        v -= creature_value(s, np.int64(p), np.int64(p), a) + own  # own: 0.0 when a is the slot's lane
     if k.trigger == Part.FLOOP:
         v += 0.1 * wt(s, p, W.ATK) * struzanns(s, p)
     return v

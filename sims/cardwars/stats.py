@@ -335,23 +335,12 @@ def stale_turn(s, reads: int) -> None:
     """Mark the stats out of date in place if one in play reads the part ``reads`` of the turn's state
     (``TURN_*`` bits of ``board.st_turn``).
 
-    Called by the writers of this turn's counters (``turnfx``) and, through ``stale_flooped`` and
-    ``new_turn_changes``, of the Flooped state, the turn and the mover: only the rows counting
-    those (``reads_turn``), Shark's aura, ZaZo's bonus and the turn's Spells read them, and
-    ``recompute`` notes which of them are in play (``TURN_*`` bits).
+    Called by the writers of this turn's counters (``turnfx``: TURN_SPELLS, TURN_PLAYED) and of
+    ``board.cr_floop`` (a Floop, a Creature readied or taken over: TURN_FLOOPED); a new turn is
+    checked by ``new_turn_changes``. Only the rows counting those (``reads_turn``), Shark's aura,
+    ZaZo's bonus and the turn's Spells read them, and ``recompute`` notes which are in play.
     """
     if s.board.st_turn & reads:
-        s.board.st_fresh = 0
-
-
-@hot
-def stale_flooped(s) -> None:
-    """Mark the stats out of date in place if one in play counts Flooped Creatures (``TURN_FLOOPED``).
-
-    Called by the writers of ``board.cr_floop`` (a Floop, a Creature readied or taken over): of
-    the turn's state only the rows counting Flooped Creatures read it (``count_of``).
-    """
-    if s.board.st_turn & TURN_FLOOPED:
         s.board.st_fresh = 0
 
 
@@ -490,7 +479,7 @@ def recompute(s) -> bool:
     (``board.st_fresh``), notes whether a Creature is dying (``board.st_dying``) and whether a stat
     in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits), a pile size
     (``st_piles``) or which Creatures are in play, and on which side (``st_board``: bits; see
-    ``stale_turn``, ``stale_flooped``, ``stale_piles`` and ``stale_board``).
+    ``stale_turn``, ``stale_piles`` and ``stale_board``).
     """
     b, t = s.board, s.turnfx
     sources, near, shark, moved_atk, moved_def = aura_sources(s)

@@ -151,7 +151,7 @@ def test_a_stale_stat_behind_a_set_flag_is_seen():
     ("mark", "field", "reads", "other"),
     [
         (lambda s: stats.stale_turn(s, stats.TURN_SPELLS), "st_turn", stats.TURN_SPELLS, stats.TURN_PLAYED),
-        (stats.stale_flooped, "st_turn", stats.TURN_FLOOPED, stats.TURN_COUNTS | stats.TURN_ENTERED),
+        (lambda s: stats.stale_turn(s, stats.TURN_FLOOPED), "st_turn", stats.TURN_FLOOPED, stats.TURN_COUNTS),
         (lambda s: stats.stale_piles(s, stats.DISC << 1), "st_piles", stats.DISC << 1, stats.HAND * 3 | stats.DISC),
     ],
     ids=["turn", "flooped", "piles"],
