@@ -8,7 +8,7 @@ hours. This script needs no recompile: it runs itself under ``perf record -e cpu
 function (``/tmp/perf-PID.map``, addresses from Numba's engine) after the warm-up, and
 prints each function's share of the samples taken in compiled code, versions merged, with
 the split bot (greedy, gains, values, options, planner, bots) / counts and stats
-(``stats.py``) / rules engine. ``@hot`` functions are inlined: their cost shows in the
+(``stats.py``, ``marks.py``) / rules engine. ``@hot`` functions are inlined: their cost shows in the
 caller.
 
 To count instructions with callgrind instead, give both runs the same valgrind-safe target
@@ -48,7 +48,7 @@ import kernel_speed
 from balance.spec import RunSpec, resolve
 
 BOT = ("greedy.", "gains.", "values.", "options.", "bots.", "planner.")
-STATS = ("stats.",)
+STATS = ("stats.", "marks.")
 SAMPLE = re.compile(r"\s+([\d.]+)%\s+\[\.\]\s+(\S+)")
 KERNEL_NAME = re.compile(r"^[a-z_]+\.[A-Za-z_0-9]+(\[v\d+\])?$")
 
@@ -93,7 +93,7 @@ def report(data: Path, top: int) -> list[str]:
     total = sum(share.values()) or 1.0
     bot = sum(v for k, v in share.items() if k.startswith(BOT)) / total
     stats = sum(v for k, v in share.items() if k.startswith(STATS)) / total
-    lines = [f"bot {bot:.1%}, counts and stats (stats.py) {stats:.1%}, rules engine {1 - bot - stats:.1%}"]
+    lines = [f"bot {bot:.1%}, counts and stats (stats.py, marks.py) {stats:.1%}, rules engine {1 - bot - stats:.1%}"]
     lines += [f"{v / total:6.1%}  {k}" for k, v in share.most_common(top)]
     return lines
 

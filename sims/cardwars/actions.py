@@ -13,6 +13,7 @@ import numpy as np
 from sims.cardwars import board as bd
 from sims.cardwars import effects as fx
 from sims.cardwars import flow
+from sims.cardwars import marks as mk
 from sims.cardwars import options as opt
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, PENDING_SRC, ActionKind, Choice, EventKind, Phase
@@ -309,21 +310,21 @@ def play_card(s, p: int, src: int, a: int, tgt: int) -> None:
             if m.phase == Phase.OVER:
                 return
         s.turnfx.played_cr[p] += 1
-        sx.stale_turn(s, sx.TURN_PLAYED)
+        mk.stale_turn(s, mk.TURN_PLAYED)
         s.turnfx.coffins[p] = 0  # Unempty Coffin: used up by the next Creature (R22)
         enter(s, p, lane, c, owner, a >> 2, tgt)
     elif k.type == CardType.BUILDING:
         bd.destroy_building(s, np.int64(p), np.int64(lane))
         b = s.board
         b.bu_card[p, lane], b.bu_owner[p, lane], b.bu_exh[p, lane] = c, owner, 0
-        sx.stale(s)
+        mk.stale(s)
         bd.settle(s)
     else:
         s.turnfx.spells[p] += 1
-        sx.stale_turn(s, sx.TURN_SPELLS)
+        mk.stale_turn(s, mk.TURN_SPELLS)
         fx.resolve_all(s, np.int64(p), np.int64(-1), np.int64(c), np.int64(owner), np.int64(a), np.int64(tgt))
         push(s.piles.disc, s.piles.disc_n, np.int64(owner), c)  # read, do it, then discard (*Spells*)
-        sx.stale_piles(s, sx.DISC << owner)
+        mk.stale_piles(s, mk.DISC << owner)
         bd.log_event(s, EventKind.SPELL, p, c, NO_CARD, 0, 0)
         if m.phase != Phase.OVER:
             bd.settle(s)  # R12: the discard pile grew (Mouthball, Dark Angel)
@@ -337,7 +338,7 @@ def enter(s, p: int, lane: int, c: int, owner: int, choice: int, tgt: int) -> No
     t.entered[p] += 1
     t.entered_land[p, s.cards[c].land] += 1
     t.entered_lane[p, lane] += 1
-    sx.stale(s)
+    mk.stale(s)
     bd.log_event(s, EventKind.ENTER, p, c, NO_CARD, lane, 0)
     bd.settle(s)
     for m in range(N_LANES):
@@ -365,7 +366,7 @@ def use(s, p: int, slot: int, kind: int, a: int, tgt: int) -> None:
         used = floop_card(s, np.int64(p), np.int64(slot)) if kind == ActionKind.FLOOP else c
         if kind == ActionKind.FLOOP:
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 1
-            sx.stale_turn(s, sx.TURN_FLOOPED)
+            mk.stale_turn(s, mk.TURN_FLOOPED)
     else:
         c = used = b.bu_card[p, lane]
         owner = b.bu_owner[p, lane]
@@ -430,7 +431,7 @@ def silo_unplayable(s) -> None:
         fx.to_hand(s, np.int64(m.decider), m.pend_card, np.int64(m.pend_owner))
     else:
         push(s.piles.disc, s.piles.disc_n, np.int64(m.pend_owner), m.pend_card)
-        sx.stale_piles(s, sx.DISC << m.pend_owner)
+        mk.stale_piles(s, mk.DISC << m.pend_owner)
         bd.log_event(s, EventKind.DISCARD, m.decider, m.pend_card, NO_CARD, 0, 0)
     m.pend_card = NO_CARD
     bd.settle(s)

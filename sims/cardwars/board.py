@@ -11,8 +11,9 @@ resolves them one by one. No rule function calls back into the one that called i
 import numpy as np
 
 from sims.cardwars.layout import MAX_EVENTS, NO_CARD, EventKind, Phase
+from sims.cardwars.marks import DISC, HAND, stale, stale_board, stale_piles
 from sims.cardwars.state import N_LANES, CardType, EndReason, Part, Special
-from sims.cardwars.stats import DISC, HAND, abilities_on, refresh, stale, stale_board, stale_piles
+from sims.cardwars.stats import abilities_on, refresh
 from sims.core.jit import hot, kernel
 from sims.core.piles import push
 from sims.core.records import NEVER, NO_WINNER

@@ -18,6 +18,7 @@ Every effect ends with ``board.settle`` (R12: deaths as soon as damage >= DEF).
 import numpy as np
 
 from sims.cardwars import board as bd
+from sims.cardwars import marks as mk
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.state import N_LANES, CardType, Effect, Target, TurnBonus
@@ -124,7 +125,7 @@ def resolve_unique(s, p, lane, c, eff, target, amount, land, choice, tgt) -> Non
     elif eff == Effect.READY_FLOOPED:
         if choice < N_LANES and b.cr_card[p, choice] >= 0 and b.cr_floop[p, choice]:
             b.cr_exh[p, choice] = b.cr_floop[p, choice] = 0
-            sx.stale_turn(s, sx.TURN_FLOOPED)
+            mk.stale_turn(s, mk.TURN_FLOOPED)
             bd.log_event(s, EventKind.READY, p, b.cr_card[p, choice], NO_CARD, choice, 0)
     elif eff == Effect.FIELD_REAPER:
         field_reaper(s, p, lane, choice)
@@ -159,7 +160,7 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         if b.cr_card[p, lane] < 0 and b.cr_card[p ^ 1, lane] >= 0:
             bd.move(s, p ^ 1, lane, p, lane)
             b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0
-            sx.stale_turn(s, sx.TURN_FLOOPED)
+            mk.stale_turn(s, mk.TURN_FLOOPED)
             b.cr_stolen[p, lane] = 1
             bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, lane], NO_CARD, lane, 0)
     elif eff == Effect.COFFIN:
@@ -168,10 +169,10 @@ def resolve_card(s, p, lane, c, eff, target, amount, tgt) -> None:
         q, m = tgt >> 2, tgt & 3
         if b.cr_card[q, m] >= 0:
             b.cr_zazo[q, m] += amount
-            sx.stale(s)
+            mk.stale(s)
     elif (eff == Effect.RETURN_COST0 or eff == Effect.SPELL_TO_DECK_TOP) and tgt < s.piles.disc_n[p]:
         x = remove_at(s.piles.disc, s.piles.disc_n, p, tgt)
-        sx.stale_piles(s, sx.DISC << p)
+        mk.stale_piles(s, mk.DISC << p)
         if eff == Effect.RETURN_COST0:
             to_hand(s, p, x, p)
         else:
@@ -224,7 +225,7 @@ def hit(s, p, lane, c, owner, to_hero, amount) -> None:
 def turn_atk(s, p, lane, c, target, v, tgt) -> None:
     """Give ATK for this turn in place: to itself, a chosen Creature, or a group (RULES.md §8 Q2)."""
     b = s.board
-    sx.stale(s)
+    mk.stale(s)
     if target == Target.SELF:
         if lane >= 0 and b.cr_card[p, lane] == c:
             b.cr_tatk[p, lane] += v
@@ -266,7 +267,7 @@ def to_hand(s, p: int, c: int, owner: int) -> None:
     n = s.piles.hand_n[p]
     s.piles.hand[p, n], s.piles.hand_own[p, n] = c, owner
     s.piles.hand_n[p] = n + 1
-    sx.stale_piles(s, sx.HAND << p)
+    mk.stale_piles(s, mk.HAND << p)
     bd.log_event(s, EventKind.TO_HAND, p, c, NO_CARD, 0, 0)
 
 
@@ -299,7 +300,7 @@ def return_random(s, p: int, target: int, land: int) -> None:
     k = np.int64(rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
     i = picks(s, np.int64(p), np.int64(target), np.int64(land), k)
     x = remove_at(s.piles.disc, s.piles.disc_n, p, i)
-    sx.stale_piles(s, sx.DISC << p)
+    mk.stale_piles(s, mk.DISC << p)
     to_hand(s, p, x, p)
 
 
@@ -308,7 +309,7 @@ def flip(s, q: int, lane: int, up: int) -> None:
     """Turn the Landscape at ``(q, lane)`` face up (1) or down (0) in place."""
     q = q & 1  # seats as non-negative indexes (RULES.md §13)
     s.board.up[q, lane] = up
-    sx.stale(s)
+    mk.stale(s)
     bd.log_event(s, EventKind.FLIP, q, NO_CARD, NO_CARD, lane, up)
 
 
@@ -341,7 +342,7 @@ def field_reaper(s, p: int, lane: int, choice: int) -> None:
     if b.cr_card[p ^ 1, lane] >= 0:
         bd.move(s, p ^ 1, lane, p, d)
         b.cr_exh[p, d], b.cr_floop[p, d] = 1, 0  # readies at its new controller's next Ready step
-        sx.stale_turn(s, sx.TURN_FLOOPED)
+        mk.stale_turn(s, mk.TURN_FLOOPED)
         bd.log_event(s, EventKind.STEAL, p, b.cr_card[p, d], NO_CARD, d, 0)
     elif b.cr_card[p, lane] >= 0:
         bd.move(s, p, lane, p, d)
@@ -379,7 +380,7 @@ def reclaim(s, p: int, tgt: int) -> None:
                 b.bu_exh[p, src],
             )
             b.bu_card[p, src] = NO_CARD
-            sx.stale(s)
+            mk.stale(s)
             bd.log_event(s, EventKind.MOVE, p, b.bu_card[p, dst], NO_CARD, src, dst)
 
 
@@ -413,7 +414,7 @@ def keep_bottom(s, p: int, k: int) -> None:
     for i in range(m.reveal_n):
         if i != k:
             push(pl.disc, pl.disc_n, p, m.reveal[i])
-            sx.stale_piles(s, sx.DISC << p)
+            mk.stale_piles(s, mk.DISC << p)
             bd.log_event(s, EventKind.MILL, p, m.reveal[i], NO_CARD, 0, 0)
     m.reveal_n = 0
 
@@ -441,5 +442,5 @@ def schoolhouse(s, p: int, lane: int) -> None:
         return
     x = floop_creatures_in_discard(s, p, rng.randint(s.scratch.rng, Lane.EFFECT + p, n))
     b.cr_copy[p, lane] = x
-    sx.stale(s)
+    mk.stale(s)
     bd.log_event(s, EventKind.COPY, p, x, b.cr_card[p, lane], lane, 0)

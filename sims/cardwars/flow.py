@@ -16,6 +16,7 @@ import numpy as np
 
 from sims.cardwars import board as bd
 from sims.cardwars import effects as fx
+from sims.cardwars import marks as mk
 from sims.cardwars import stats as sx
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.setup import build_deck, clear_turn, deal, reset
@@ -87,7 +88,7 @@ def begin_turn(s) -> None:
     m, b = s.meta, s.board
     p = m.mover
     m.turn += 1
-    clear_turn(s)  # a new turn and mover, counters cleared, Ready below: stale if read (stats.new_turn_changes)
+    clear_turn(s)  # a new turn and mover, counters cleared, Ready below: stale if read (marks.new_turn_changes)
     for lane in range(N_LANES):
         b.cr_exh[p, lane] = b.cr_floop[p, lane] = 0  # Ready all your cards (Field Reaper's catch too, R17)
         b.bu_exh[p, lane] = 0
@@ -263,11 +264,11 @@ def end_turn(s) -> None:
     for q in range(2):
         for lane in range(N_LANES):
             if b.cr_tatk[q, lane] or b.cr_zazo[q, lane] or b.cr_moved[q, lane] or b.cr_copy[q, lane] >= 0:
-                sx.stale(s)  # only a "this turn" field that was set changes a stat
+                mk.stale(s)  # only a "this turn" field that was set changes a stat
             b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
             b.cr_copy[q, lane] = NO_CARD
         if s.turnfx.aura_n[q]:
-            sx.stale(s)
+            mk.stale(s)
         s.turnfx.aura_n[q] = 0
     bd.settle(s)
     fx.run_queue(s)

@@ -97,7 +97,7 @@ def build(params, pool, data: Mapping[str, Any], source: str, weights: np.ndarra
     m.actions = pos.get("actions", params.actions_per_turn)
     for q, seat in enumerate(SEATS):
         _build_seat(s, q, pos.get(seat, {}), ctx, f"position.{seat}")
-    s.board.st_fresh = 0  # the slots were written here, behind stats.stale's back
+    s.board.st_fresh = 0  # the slots were written here, behind marks.stale's back
     kernel.refresh(s)
     phase = pos.get("phase", "main")
     if phase not in PHASES:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from sims.cardwars import board as bd
-from sims.cardwars import stats as sx
+from sims.cardwars import marks as mk
 from sims.cardwars.layout import NO_CARD, Choice, EventKind, Lane, Phase, Resume
 from sims.cardwars.state import N_LANES, N_STARTERS, STARTER_LANDSCAPE, DeckBuilder, DeckChoice, EndReason
 from sims.core import rng
@@ -54,7 +54,7 @@ def reset(s, game: int, seed: np.uint64) -> None:
         b.hp[q] = s.params.hit_points
         pl.deck_n[q] = pl.hand_n[q] = pl.disc_n[q] = pl.built_n[q] = 0
         clear_seat(s.tally.seats[q], game, q)
-    sx.stale(s)
+    mk.stale(s)
     clear_turn(s)
     s.queue.head = s.queue.tail = s.queue.next_batch = 0
     rng.seed_lanes(s.scratch.rng, seed)
@@ -65,12 +65,12 @@ def clear_turn(s) -> None:
     """Zero this turn's counters in place (``turnfx``), at a new turn (``meta.turn`` and ``meta.mover`` the new ones).
 
     The stats are marked only if one in play reads the turn's state and the new turn changes what
-    it reads (``stats.new_turn_changes``; marked at every new turn, 5.6 of the 7.9 recomputes a
+    it reads (``marks.new_turn_changes``; marked at every new turn, 5.6 of the 7.9 recomputes a
     game that followed changed no stat, greedy mirror; now 2.7 of 4.9).
     """
     t = s.turnfx
-    if s.board.st_turn and sx.new_turn_changes(s):
-        sx.stale(s)
+    if s.board.st_turn and mk.new_turn_changes(s):
+        mk.stale(s)
     for q in range(2):
         t.spells[q] = t.played_cr[q] = t.entered[q] = t.coffins[q] = t.aura_n[q] = 0
         for k in range(t.entered_land.shape[1]):
@@ -143,7 +143,7 @@ def build_deck(s, p: int, decks: np.ndarray, roll: int, pick: int) -> None:
         for lane in range(N_LANES):
             b.land[p, lane] = STARTER_LAND[d]
         pl.deck_name[p] = d
-    sx.stale(s)  # the Landscapes
+    mk.stale(s)  # the Landscapes
     pl.built_n[p] = n
     if s.meta.holder == p and s.params.value_swap:
         for k in range(n):

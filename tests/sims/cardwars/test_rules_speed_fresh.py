@@ -1,8 +1,8 @@
 """Card Wars: ``stats.refresh`` skips its recompute only when the recompute would change nothing.
 
 ``refresh`` recomputes every Creature's ATK/DEF only while ``board.st_fresh`` is 0; every writer
-of an input of ``stats.recompute`` clears it (``stats.stale``; ``stats.stale_turn`` for the
-turn's state, ``stats.stale_piles`` for pile sizes and ``stats.stale_board`` for a Creature
+of an input of ``stats.recompute`` clears it (``marks.stale``; ``marks.stale_turn`` for the
+turn's state, ``marks.stale_piles`` for pile sizes and ``marks.stale_board`` for a Creature
 leaving play, which clear it only while a stat in play reads them). Damage to a Creature's DEF
 sets ``board.st_dying`` instead, which ``refresh`` reports while the stats are fresh. A missed
 writer would leave stale stats behind a set flag. Two checks:
@@ -27,7 +27,7 @@ import pytest
 
 import sims
 from sims.cardwars import actions as act
-from sims.cardwars import board, bots, flow, kernel, stats
+from sims.cardwars import board, bots, flow, kernel, marks, stats
 from sims.cardwars.layout import STATE_DTYPE, Phase
 from sims.core import rng
 
@@ -128,7 +128,7 @@ def test_stats_current_at_every_decision_of_planner_games():
 
 
 def test_a_stale_stat_behind_a_set_flag_is_seen():
-    """The check itself: an input changed behind ``stats.stale``'s back shows at the next decision."""
+    """The check itself: an input changed behind ``marks.stale``'s back shows at the next decision."""
     state, ids, decks = setup_state("greedy", "greedy", None, {})
     s = state[0]
     flow.set_up(s, decks, 0, np.uint64(rng.game_seed(np.uint64(11), 0)), -1)
@@ -139,10 +139,10 @@ def test_a_stale_stat_behind_a_set_flag_is_seen():
     stats.refresh(s)
     assert s.board.st_fresh == 1
     assert stale_slots(state) == []
-    s["board"]["cr_pdef"][q, lane] += 1  # an input written without stats.stale
+    s["board"]["cr_pdef"][q, lane] += 1  # an input written without marks.stale
     stats.refresh(s)  # skipped: the flag says fresh
     assert stale_slots(state) == [(q, lane)]
-    stats.stale(s)
+    marks.stale(s)
     stats.refresh(s)
     assert stale_slots(state) == []
 
@@ -150,9 +150,9 @@ def test_a_stale_stat_behind_a_set_flag_is_seen():
 @pytest.mark.parametrize(
     ("mark", "field", "reads", "other"),
     [
-        (lambda s: stats.stale_turn(s, stats.TURN_SPELLS), "st_turn", stats.TURN_SPELLS, stats.TURN_PLAYED),
-        (lambda s: stats.stale_turn(s, stats.TURN_FLOOPED), "st_turn", stats.TURN_FLOOPED, stats.TURN_COUNTS),
-        (lambda s: stats.stale_piles(s, stats.DISC << 1), "st_piles", stats.DISC << 1, stats.HAND * 3 | stats.DISC),
+        (lambda s: marks.stale_turn(s, marks.TURN_SPELLS), "st_turn", marks.TURN_SPELLS, marks.TURN_PLAYED),
+        (lambda s: marks.stale_turn(s, marks.TURN_FLOOPED), "st_turn", marks.TURN_FLOOPED, marks.TURN_COUNTS),
+        (lambda s: marks.stale_piles(s, marks.DISC << 1), "st_piles", marks.DISC << 1, marks.HAND * 3 | marks.DISC),
     ],
     ids=["turn", "flooped", "piles"],
 )
