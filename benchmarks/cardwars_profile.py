@@ -7,7 +7,7 @@ hours. This script needs no recompile: it runs itself under ``perf record -e cpu
 (software sampling; works without hardware counters), writes a perf map of every compiled
 function (``/tmp/perf-PID.map``, addresses from Numba's engine) after the warm-up, and
 prints each function's share of the samples taken in compiled code, versions merged, with
-the split bot (greedy, gains, values, options, planner, bots) / counts and stats
+the split bot (greedy, uses, gains, values, options, planner, bots) / counts and stats
 (``stats.py``, ``marks.py``) / rules engine. ``@hot`` functions are inlined: their cost shows in the
 caller.
 
@@ -47,7 +47,7 @@ import kernel_speed
 
 from balance.spec import RunSpec, resolve
 
-BOT = ("greedy.", "gains.", "values.", "options.", "bots.", "planner.")
+BOT = ("greedy.", "uses.", "gains.", "values.", "options.", "bots.", "planner.")
 STATS = ("stats.", "marks.")
 SAMPLE = re.compile(r"\s+([\d.]+)%\s+\[\.\]\s+(\S+)")
 KERNEL_NAME = re.compile(r"^[a-z_]+\.[A-Za-z_0-9]+(\[v\d+\])?$")

@@ -2,7 +2,7 @@
 
 The facts (``scratch.g_fight``, ``g_block``, ``g_attack``, ``g_ally``) are read by a
 Creature's placement (``values.place_value``, ``greedy.allies_gain``) only (a Floop or
-ability reads the fight it gives up from the board: ``greedy.use_rest``), so ``main_choice``
+ability reads the fight it gives up from the board: ``uses.use_rest``), so ``main_choice``
 computes them before the first Creature it values and not at all in a decision that values
 none (then also when it values Floops or abilities). These tests play whole games decision by
 decision and, at every greedy main-phase decision, poison the facts with values no real

@@ -1,6 +1,6 @@
 """Card Wars greedy: the shortcuts of ``main_choice`` and ``best_play`` skip only work that adds nothing.
 
-- ``greedy.use_kind`` says which one kind (FLOOP or ACTIVATE) ``actions.use_options`` may add
+- ``uses.use_kind`` says which one kind (FLOOP or ACTIVATE) ``actions.use_options`` may add
   options for in a slot, so ``main_choice`` calls it once or not at all: the kind it does not
   name, and both when it names none, must add no option.
 - ``values.own_lane_free`` says a Creature's own STAT rows count the same whichever lane it is
@@ -16,7 +16,7 @@ import pytest
 
 import sims
 from sims.cardwars import actions as act
-from sims.cardwars import bots, flow, greedy, kernel, values
+from sims.cardwars import bots, flow, kernel, uses, values
 from sims.cardwars.layout import STATE_DTYPE, ActionKind, Phase
 from sims.cardwars.state import N_LANES, CardType, Stat
 from sims.core import rng
@@ -59,7 +59,7 @@ def test_use_kind_hides_no_floop_or_activation(deck_0):
         p = s.meta.mover
         floops = not flow.first_turn_rule(s)
         for slot in range(2 * N_LANES):
-            kind = greedy.use_kind(s, p, slot, floops)
+            kind = uses.use_kind(s, p, slot, floops)
             named[0] += kind != ActionKind.END
             for other in KINDS:
                 if other == kind or (other == ActionKind.FLOOP and not floops):

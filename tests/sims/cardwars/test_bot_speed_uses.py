@@ -1,6 +1,6 @@
 """Card Wars greedy: ``best_use`` picks among a slot's Floop/ability options as ``use_value`` over ``use_options``.
 
-``main_choice`` values a slot's options without ``actions.use_options``' list: ``greedy.best_use``
+``main_choice`` values a slot's options without ``actions.use_options``' list: ``uses.best_use``
 makes them from ``options.options``' targets in the same order (each cost choice, each target),
 with the amount of a damage row to one chosen Creature (The Mariachi) or to a chosen set (Patchy
 the Pumpkin) counted once a slot instead of once an option. At every main-phase decision of games
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from sims.cardwars import actions as act
-from sims.cardwars import flow, greedy
+from sims.cardwars import flow, greedy, uses
 from sims.cardwars import options as opt
 from sims.cardwars.layout import ActionKind
 from sims.cardwars.state import N_LANES, Effect, Target
@@ -33,17 +33,17 @@ def test_best_use_values_each_option_as_use_value(deck_0):
         work = s.scratch.work
         ready = False
         for slot in range(2 * N_LANES):
-            kind = greedy.use_kind(s, p, slot, floops)
+            kind = uses.use_kind(s, p, slot, floops)
             if kind == ActionKind.END:
                 continue
             n = act.use_options(s, np.int64(p), np.int64(slot), np.int64(kind), work, np.int64(0))
             if n and not ready:
                 greedy.context(s, np.int64(p))
                 ready = True
-            c = greedy.use_card(s, p, kind, slot)
+            c = uses.use_card(s, p, kind, slot)
             k = s.cards[c]
             actions = [int(work[i]) for i in range(n)]
-            values = [greedy.use_value(s, p, kind, slot, act.a_of(a), act.b_of(a)) for a in actions]
+            values = [uses.use_value(s, p, kind, slot, act.a_of(a), act.b_of(a)) for a in actions]
             m = opt.options(s, np.int64(p), np.int64(slot % N_LANES), np.int64(c), np.int64(0))
             seen["options"] += n
             if k.e1_effect == Effect.DAMAGE and k.e2_effect == Effect.NONE:
@@ -53,7 +53,7 @@ def test_best_use_values_each_option_as_use_value(deck_0):
                 for a, v in zip(actions, values, strict=True):
                     if v > want[0]:
                         want = (v, a)
-                got = greedy.best_use(s, p, kind, slot, m, *start)
+                got = uses.best_use(s, p, kind, slot, m, *start)
                 if (float(got[0]), int(got[1])) != want:
                     differ.append((int(s.meta.turn), slot, start, got, want))
 
