@@ -201,7 +201,7 @@ BOARD_DTYPE = np.dtype(
         ("hp", np.int16, (2,)),  # Hit Points
         ("st_fresh", np.int8),  # 1 = cr_atk/cr_def are what a recompute gives (stats.refresh)
         ("st_dying", np.int8),  # while st_fresh: 1 = a Creature has damage >= DEF (stats.refresh)
-        ("st_turn", np.int8),  # what a stat in play reads of the turn, the mover, turnfx, Flooped (marks.TURN_*)
+        ("st_turn", np.int16),  # what the stats of each side read of the turn, the mover, turnfx, Flooped (marks.SIDE)
         ("st_piles", np.int8),  # the hands and discard piles whose size a stat in play reads (marks.HAND/DISC bits)
         ("st_board", np.int8),  # bit q = a stat in play (or a Spell's) counts side q's Creatures (marks.stale_board)
     ],

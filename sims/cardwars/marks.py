@@ -10,13 +10,16 @@ wrote: ``recompute`` notes that as bits (``reads_turn``, ``reads_piles``, ``read
 from sims.cardwars.state import N_LANES, AuraTo, Count
 from sims.core.jit import hot
 
-# What of the turn's state a stat in play reads (``board.st_turn`` is their union, noted by ``recompute``):
+# What of the turn's state a stat in play reads: ``board.st_turn`` holds these bits << SIDE * q for the
+# stats of side q's cards (a count of both sides' entries: both sides' bits), noted by ``recompute``:
 TURN_FLOOPED = 1  # which Creatures are Flooped (a row counting Flooped Creatures: Struzann Jinn)
 TURN_COUNTS = 2  # this turn's entry counters (``turnfx.entered``, by Landscape and lane; ZaZo's bonus)
 TURN_ENTERED = 4  # which Creatures entered this turn, and the mover (Shark's aura, "other Creatures that entered")
 TURN_SPELLS = 8  # this turn's Spell counter (``turnfx.spells``: Woadic Chief)
 TURN_PLAYED = 16  # this turn's Creatures-played counter (``turnfx.played_cr``)
 TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED | TURN_SPELLS | TURN_PLAYED  # the turn's Spells' rows: any
+SIDE = 8  # side q's bits of ``board.st_turn``: TURN_* << SIDE * q
+BOTH = 1 | 1 << SIDE  # bits * BOTH: those bits of both sides
 
 # Which pile sizes a stat in play reads (``board.st_piles``): HAND << q, side q's hand; DISC << q, its discard pile.
 HAND = 1
@@ -48,27 +51,32 @@ def stale_turn(s, reads: int) -> None:
     checked by ``new_turn_changes``. Only the rows counting those (``reads_turn``), Shark's aura,
     ZaZo's bonus and the turn's Spells read them, and ``recompute`` notes which are in play.
     """
-    if s.board.st_turn & reads:
+    if s.board.st_turn & (reads * BOTH):
         s.board.st_fresh = 0
 
 
 @hot
 def new_turn_changes(s) -> bool:
     """Return True if the turn just begun (``meta.turn``, ``meta.mover``; ``turnfx`` not yet cleared)
-    changes what a stat in play reads of the turn's state (``board.st_turn``): a counter of the turn
-    ending if it is read (entries ``TURN_COUNTS``, Spells ``TURN_SPELLS``, Creatures played
-    ``TURN_PLAYED``), a Creature that entered during it if those are (``TURN_ENTERED``), a Flooped
-    Creature of the new mover, readied by its Ready step (``flow.begin_turn``), if Flooped ones are
-    counted.
+    changes what a stat in play reads of the turn's state (``board.st_turn``, by side): for each side
+    q whose stats read it, a counter of q the turn ending leaves set (entries ``TURN_COUNTS``, Spells
+    ``TURN_SPELLS``, Creatures played ``TURN_PLAYED``), a Creature of q that entered during it
+    (``TURN_ENTERED``); a Flooped Creature of the new mover, readied by its Ready step
+    (``flow.begin_turn``), if the new mover's stats count Flooped ones.
 
-    The turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.end_turn``, which marks the
-    stats itself when one was set; the mover and the turn number are read only with the Creatures that
-    entered this turn (``_count_turn``, ``aura_pair``): with none, the new ones read the same.
+    Side by side because each of those reads its own side's: Woadic Chief its controller's Spells,
+    Struzann Jinn its controller's Flooped Creatures, Shark's aura and "other Creatures that entered
+    under you during your turn" its controller's entries (0 on the opponent's turn, and 0 at the
+    start of its own); a count of both sides' entries sets both sides' bits (``reads_turn``). The
+    turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.end_turn``, which marks
+    the stats itself when one was set; the mover and the turn number are read only with the
+    Creatures that entered this turn (``_count_turn``, ``aura_pair``): with none, the new ones read
+    the same.
     """
     b, t, m = s.board, s.turnfx, s.meta
-    reads = b.st_turn
     mover = m.mover & 1  # seats as non-negative indexes (RULES.md §13)
     for q in range(2):
+        reads = b.st_turn >> (SIDE * q)
         entered = (reads & TURN_COUNTS) != 0 and t.entered[q] != 0
         counted = entered or ((reads & TURN_SPELLS) != 0 and t.spells[q] != 0)
         if t.aura_n[q] != 0 or counted or ((reads & TURN_PLAYED) != 0 and t.played_cr[q] != 0):
@@ -77,7 +85,7 @@ def new_turn_changes(s) -> bool:
             for lane in range(N_LANES):
                 if b.cr_card[q, lane] >= 0 and b.cr_entered[q, lane] == m.turn - 1:
                     return True
-    if reads & TURN_FLOOPED:
+    if (b.st_turn >> (SIDE * mover)) & TURN_FLOOPED:
         for lane in range(N_LANES):
             if b.cr_card[mover, lane] >= 0 and b.cr_floop[mover, lane]:
                 return True
@@ -120,17 +128,22 @@ def stale_board(s, q: int, c: int, piles: int) -> None:
 
 
 @hot
-def reads_turn(kind: int) -> int:
-    """Return what a row counting ``kind`` reads of the turn's state (``TURN_*`` bits; 0: nothing)."""
+def reads_turn(kind: int, q: int) -> int:
+    """Return what a row counting ``kind`` of a card of side ``q`` reads of the turn's state (``board.st_turn``
+    bits: ``TURN_*`` << SIDE * q, both sides' for the entries of both; 0: nothing)."""
+    if kind == Count.ENTERED_THIS_TURN:
+        return TURN_COUNTS * BOTH
     if kind == Count.OWN_FLOOPED:
-        return TURN_FLOOPED
-    if kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
-        return TURN_COUNTS | TURN_ENTERED
-    if kind == Count.OWN_SPELLS_THIS_TURN:
-        return TURN_SPELLS
-    if kind == Count.OWN_CREATURES_PLAYED:
-        return TURN_PLAYED
-    return TURN_COUNTS if kind == Count.ENTERED_THIS_TURN or kind == Count.ADJACENT_ENTERED else 0
+        bits = TURN_FLOOPED
+    elif kind == Count.OWN_OTHER_ENTERED_THIS_TURN:
+        bits = TURN_COUNTS | TURN_ENTERED
+    elif kind == Count.OWN_SPELLS_THIS_TURN:
+        bits = TURN_SPELLS
+    elif kind == Count.OWN_CREATURES_PLAYED:
+        bits = TURN_PLAYED
+    else:
+        bits = TURN_COUNTS if kind == Count.ADJACENT_ENTERED else 0  # its own side's entries beside it
+    return bits << (SIDE * q)
 
 
 @hot

@@ -7,7 +7,7 @@ auras of other cards and the turn's bonuses; ``refresh`` runs it when an input c
 
 import numpy as np
 
-from sims.cardwars.marks import TURN_ALL, TURN_COUNTS, TURN_ENTERED, reads_board, reads_piles, reads_turn
+from sims.cardwars.marks import BOTH, SIDE, TURN_ALL, TURN_COUNTS, TURN_ENTERED, reads_board, reads_piles, reads_turn
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
 from sims.core.jit import hot, kernel
 
@@ -329,7 +329,7 @@ def recompute(s) -> bool:
     they need are skipped when none is (the common case). Returns True if some Creature's
     damage reaches its DEF (``board.settle`` then destroys it). Marks the stats fresh
     (``board.st_fresh``), notes whether a Creature is dying (``board.st_dying``) and whether a stat
-    in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits), a pile size
+    in play reads the turn's state (``board.st_turn``: what of it, ``TURN_*`` bits by side), a pile size
     (``st_piles``) or which Creatures are in play, and on which side (``st_board``: bits; see
     ``marks.py``).
     """
@@ -338,7 +338,10 @@ def recompute(s) -> bool:
     dying = False
     piles = 0
     spells = t.aura_n[0] + t.aura_n[1] > 0
-    turn = TURN_ALL if spells else (TURN_ENTERED if shark != 0 else 0)  # Punk Cat reads "moved": none of it
+    turn = TURN_ALL * BOTH if spells else 0  # Punk Cat reads "moved": none of it
+    for r in range(2):
+        if (shark >> r) & 1:
+            turn |= TURN_ENTERED << (SIDE * r)  # Shark reaches its own side's Creatures that entered
     board = 3 if spells else 0  # the sides whose Creatures in play a stat reads (bits)
     for q in range(2):
         for lane in range(N_LANES):
@@ -368,10 +371,10 @@ def recompute(s) -> bool:
                 atk += da
                 df += dd
                 piles |= reads_piles(k.s1_count, q) | (reads_piles(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
-                turn |= reads_turn(k.s1_count) | (reads_turn(k.s2_count) if k.s2_stat != Stat.NONE else 0)
+                turn |= reads_turn(k.s1_count, q) | (reads_turn(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
                 board |= reads_board(k.s1_count, q) | (reads_board(k.s2_count, q) if k.s2_stat != Stat.NONE else 0)
             if b.cr_zazo[q, lane]:
-                turn |= TURN_COUNTS
+                turn |= TURN_COUNTS << (SIDE * q)  # its own side's entries beside it
                 atk += b.cr_zazo[q, lane] * count_of(s, ADJACENT, ANY, np.int64(q), np.int64(lane), np.int64(c))
             if spells:
                 atk += spell_bonus(s, q, lane, c)

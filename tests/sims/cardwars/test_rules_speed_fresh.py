@@ -27,7 +27,7 @@ import pytest
 
 import sims
 from sims.cardwars import actions as act
-from sims.cardwars import board, bots, flow, kernel, marks, stats
+from sims.cardwars import board, bots, flow, kernel, marks, setup, stats
 from sims.cardwars.layout import STATE_DTYPE, Phase
 from sims.core import rng
 
@@ -202,6 +202,22 @@ def test_a_creature_leaving_the_side_no_stat_counts_keeps_the_stats():
     board.take_off(s, 1, 2, 0)
     assert s.board.st_fresh == 1
     assert stale_slots(state) == []
+
+
+@pytest.mark.parametrize(("chief_side", "marked"), [(0, True), (1, False)], ids=["mover's", "other side's"])
+def test_a_new_turn_marks_the_stats_only_if_a_counter_it_clears_is_read_on_its_side(chief_side, marked):
+    state = board_of((chief_side, 0, "Woadic Chief"))  # +ATK for each Spell its controller played this turn
+    s = state[0]
+    s.meta.mover = 0
+    s.turnfx.spells[0] = 1  # seat 0 played a Spell this turn
+    marks.stale(s)
+    stats.refresh(s)
+    assert s.board.st_turn == marks.TURN_SPELLS << (marks.SIDE * chief_side)
+    s.meta.turn += 1
+    s.meta.mover = 1
+    setup.clear_turn(s)  # seat 1's turn: seat 0's Spell counter cleared
+    assert s.board.st_fresh == (not marked)
+    assert (stale_slots(state) != []) == marked  # marked only when a recompute changes a stat
 
 
 @pytest.mark.parametrize(
