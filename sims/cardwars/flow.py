@@ -258,18 +258,10 @@ def give_back(s, p: int) -> None:
 @kernel
 def end_turn(s) -> None:
     """Run the end of the mover's turn in place and pass the turn (R21 cap)."""
-    m, b = s.meta, s.board
+    m = s.meta
     p = m.mover
     give_back(s, p)
-    for q in range(2):
-        for lane in range(N_LANES):
-            if b.cr_tatk[q, lane] or b.cr_zazo[q, lane] or b.cr_moved[q, lane] or b.cr_copy[q, lane] >= 0:
-                mk.stale(s)  # only a "this turn" field that was set changes a stat
-            b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
-            b.cr_copy[q, lane] = NO_CARD
-        if s.turnfx.aura_n[q]:
-            mk.stale(s)
-        s.turnfx.aura_n[q] = 0
+    clear_this_turn(s)
     bd.settle(s)
     fx.run_queue(s)
     if m.phase == Phase.OVER:
@@ -283,6 +275,31 @@ def end_turn(s) -> None:
         return
     m.mover = p ^ 1
     begin_turn(s)
+
+
+@hot
+def clear_this_turn(s) -> None:
+    """Clear the board's "this turn" fields in place (ATK bonus, ZaZo's, changed Lanes, Schoolhouse's copy,
+    the turn's Spell bonuses); mark the stats only if one that was set is read.
+
+    "Changed Lanes" is read only by Punk Cat's aura (``marks.TURN_MOVED`` in ``board.st_turn``,
+    noted by ``recompute``; while the stats are stale the mark makes no difference): without one
+    in play, a Creature that moved keeps the stats fresh.
+    """
+    b = s.board
+    if not b.st_turn & (mk.TURN_MOVED * mk.BOTH):  # "changed Lanes" not read: cleared, no mark
+        for q in range(2):
+            for lane in range(N_LANES):
+                b.cr_moved[q, lane] = 0
+    for q in range(2):
+        for lane in range(N_LANES):
+            if b.cr_tatk[q, lane] or b.cr_zazo[q, lane] or b.cr_moved[q, lane] or b.cr_copy[q, lane] >= 0:
+                mk.stale(s)  # only a "this turn" field that was set changes a stat
+            b.cr_tatk[q, lane] = b.cr_zazo[q, lane] = b.cr_moved[q, lane] = 0
+            b.cr_copy[q, lane] = NO_CARD
+        if s.turnfx.aura_n[q]:
+            mk.stale(s)
+        s.turnfx.aura_n[q] = 0
 
 
 @kernel

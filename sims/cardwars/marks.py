@@ -17,7 +17,8 @@ TURN_COUNTS = 2  # this turn's entry counters (``turnfx.entered``, by Landscape 
 TURN_ENTERED = 4  # which Creatures entered this turn, and the mover (Shark's aura, "other Creatures that entered")
 TURN_SPELLS = 8  # this turn's Spell counter (``turnfx.spells``: Woadic Chief)
 TURN_PLAYED = 16  # this turn's Creatures-played counter (``turnfx.played_cr``)
-TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED | TURN_SPELLS | TURN_PLAYED  # the turn's Spells' rows: any
+TURN_MOVED = 32  # which Creatures changed Lanes this turn (Punk Cat's aura; cleared by ``flow.end_turn``)
+TURN_ALL = TURN_FLOOPED | TURN_COUNTS | TURN_ENTERED | TURN_SPELLS | TURN_PLAYED | TURN_MOVED  # the turn's Spells: any
 SIDE = 8  # side q's bits of ``board.st_turn``: TURN_* << SIDE * q
 BOTH = 1 | 1 << SIDE  # bits * BOTH: those bits of both sides
 
@@ -68,8 +69,8 @@ def new_turn_changes(s) -> bool:
     Struzann Jinn its controller's Flooped Creatures, Shark's aura and "other Creatures that entered
     under you during your turn" its controller's entries (0 on the opponent's turn, and 0 at the
     start of its own); a count of both sides' entries sets both sides' bits (``reads_turn``). The
-    turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.end_turn``, which marks
-    the stats itself when one was set; the mover and the turn number are read only with the
+    turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.clear_this_turn``, which
+    marks the stats itself when one that was set is read (TURN_MOVED: Punk Cat); the mover and the turn number are read only with the
     Creatures that entered this turn (``_count_turn``, ``aura_pair``): with none, the new ones read
     the same.
     """

@@ -7,7 +7,17 @@ auras of other cards and the turn's bonuses; ``refresh`` runs it when an input c
 
 import numpy as np
 
-from sims.cardwars.marks import BOTH, SIDE, TURN_ALL, TURN_COUNTS, TURN_ENTERED, reads_board, reads_piles, reads_turn
+from sims.cardwars.marks import (
+    BOTH,
+    SIDE,
+    TURN_ALL,
+    TURN_COUNTS,
+    TURN_ENTERED,
+    TURN_MOVED,
+    reads_board,
+    reads_piles,
+    reads_turn,
+)
 from sims.cardwars.state import N_LANES, AuraTo, Count, Landscape, Mode, Special, Stat, Target
 from sims.core.jit import hot, kernel
 
@@ -338,7 +348,9 @@ def recompute(s) -> bool:
     dying = False
     piles = 0
     spells = t.aura_n[0] + t.aura_n[1] > 0
-    turn = TURN_ALL * BOTH if spells else 0  # Punk Cat reads "moved": none of it
+    turn = TURN_ALL * BOTH if spells else 0
+    if moved_atk != 0 or moved_def != 0:
+        turn |= TURN_MOVED * BOTH  # Punk Cat: every Creature that changed Lanes, either side
     for r in range(2):
         if (shark >> r) & 1:
             turn |= TURN_ENTERED << (SIDE * r)  # Shark reaches its own side's Creatures that entered

@@ -204,6 +204,20 @@ def test_a_creature_leaving_the_side_no_stat_counts_keeps_the_stats():
     assert stale_slots(state) == []
 
 
+@pytest.mark.parametrize("punk_cat", [True, False], ids=["Punk Cat in play", "none"])
+def test_a_creature_that_changed_lanes_marks_the_stats_at_the_turn_end_only_if_punk_cat_reads_it(punk_cat):
+    slots = [(0, 1, "Phyllis")] + ([(1, 3, "Punk Cat")] if punk_cat else [])  # Punk Cat: either side's movers
+    state = board_of(*slots)
+    s = state[0]
+    s.board.cr_moved[0, 1] = 1  # Phyllis changed Lanes this turn
+    marks.stale(s)
+    stats.refresh(s)
+    flow.clear_this_turn(s)
+    assert s.board.cr_moved[0, 1] == 0
+    assert s.board.st_fresh == (not punk_cat)
+    assert (stale_slots(state) != []) == punk_cat  # Phyllis loses the +2 ATK only with Punk Cat
+
+
 @pytest.mark.parametrize(("chief_side", "marked"), [(0, True), (1, False)], ids=["mover's", "other side's"])
 def test_a_new_turn_marks_the_stats_only_if_a_counter_it_clears_is_read_on_its_side(chief_side, marked):
     state = board_of((chief_side, 0, "Woadic Chief"))  # +ATK for each Spell its controller played this turn
