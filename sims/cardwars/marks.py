@@ -70,9 +70,9 @@ def new_turn_changes(s) -> bool:
     under you during your turn" its controller's entries (0 on the opponent's turn, and 0 at the
     start of its own); a count of both sides' entries sets both sides' bits (``reads_turn``). The
     turn's Spell bonuses, ZaZo's and "changed Lanes" are cleared by ``flow.clear_this_turn``, which
-    marks the stats itself when one that was set is read (TURN_MOVED: Punk Cat); the mover and the turn number are read only with the
-    Creatures that entered this turn (``_count_turn``, ``aura_pair``): with none, the new ones read
-    the same.
+    marks the stats itself when one that was set is read (TURN_MOVED: Punk Cat); the mover and the
+    turn number are read only with the Creatures that entered this turn (``_count_turn``,
+    ``aura_pair``): with none, the new ones read the same.
     """
     b, t, m = s.board, s.turnfx, s.meta
     mover = m.mover & 1  # seats as non-negative indexes (RULES.md §13)
