@@ -32,7 +32,7 @@ SEED = 12345
 
 def play(a: argparse.Namespace, tmp: Path) -> None:
     """Warm up, write the perf map and the functions' code bytes, play the measured games (under perf)."""
-    from balance.cli import _weights
+    from balance.cli.options import _weights
     from balance.spec import RunSpec, resolve
     from sims.core.batches import play_batches
 

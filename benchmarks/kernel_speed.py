@@ -41,7 +41,7 @@ import tempfile
 from pathlib import Path
 
 from balance import bench
-from balance.cli import _weights  # the CLI's --weight parser and its one-line errors
+from balance.cli.options import _weights  # the CLI's --weight parser and its one-line errors
 from balance.spec import RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import play_batches

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import sims
 from balance.cli import cli
-from balance.cli_lab import sweep_target
+from balance.cli.lab import sweep_target
 from balance.pairs import make_setup
 from balance.spec import SpecError
 from balance.sweep import SweepOptions, Target, parse_target, parse_values, plan_sweep, run_sweep, write_sweep

@@ -1,225 +1,22 @@
-"""The ``balance`` command line: thin wrappers over the Python API (one command each)."""
+"""The core ``balance`` commands: games, run, report, compare, replay, bench, scenario (``COMMANDS``).
+
+Each is a thin wrapper over the Python API; its modules are imported when it runs, so that
+``balance run`` forks its report process before anything heavy is loaded (``balance.following``).
+"""
 
 from __future__ import annotations
 
-import atexit
 import functools
-import threading
-from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from balance.executors import exit_now
-from balance.spec import DEFAULT_CHUNK, RunSpec, SpecError, read_spec
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+from balance.cli.options import CONTEXT, WHOLE, _input_errors, _split, build_spec, friendly, run_options
+from balance.spec import SpecError
 
 
-class Whole(click.ParamType):
-    """A whole number written with ASCII digits (click's ``int`` also takes "١" or "1_000")."""
-
-    name = "integer"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """Return ``value`` as an int, or fail with click's one-line usage error."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        text = str(value).strip()
-        digits = text[1:] if text[:1] in "+-" else text
-        if not (digits.isascii() and digits.isdigit()):
-            self.fail(f"{value!r} is not a whole number", param, ctx)
-        return int(text)
-
-
-WHOLE = Whole()
-
-
-def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn our input errors into one-line ``click`` errors (no traceback)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except _input_errors() as exc:
-            raise click.ClickException(str(exc)) from None
-        except KeyboardInterrupt:
-            raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
-
-    return wrapper
-
-
-def _input_errors() -> tuple[type[Exception], ...]:
-    """The errors that mean bad input (a file, a flag, a run directory): shown as one line."""
-    from balance.io import RunError
-    from balance.run import InvariantError
-    from sims.core import CardDataError, ParamError, ScenarioError
-
-    return SpecError, RunError, InvariantError, CardDataError, ParamError, ScenarioError
-
-
-def _split(value: str | None) -> tuple[str, ...] | None:
-    return tuple(v.strip() for v in value.split(",") if v.strip()) if value else None
-
-
-def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
-    out = {}
-    for item in values:
-        key, sep, val = item.partition("=")
-        if not sep or not key.strip():
-            raise SpecError(f"{what} {item!r} must look like KEY=VALUE")
-        out[key.strip()] = val.strip()
-    return out
-
-
-def _weights(values: tuple[str, ...]) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
-    for key, val in _pairs(values, "--weight").items():
-        bot, dot, name = key.partition(".")
-        if not dot:
-            raise SpecError(f"--weight {key}={val} must look like BOT.WEIGHT=NUMBER, e.g. greedy.w_score=2")
-        try:
-            out.setdefault(bot, {})[name] = float(val)
-        except ValueError:
-            raise SpecError(f"--weight {key}: {val!r} is not a number") from None
-    return out
-
-
-def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options shared by ``run`` and ``compare`` (one per ``RunSpec`` field)."""
-    options = [
-        click.option("--game", "-g", help="Game to simulate (see `balance games`).", default=None),
-        click.option("-n", "--n-games", type=WHOLE, default=None, help="Number of games [default 10000]."),
-        click.option("--seed", type=WHOLE, default=None, help="Root seed; game g uses hash(seed, g) [default 1]."),
-        click.option("--bots", default=None, help="Bot per seat, comma-separated [default: greedy in every seat]."),
-        click.option("--param", "-p", "params", multiple=True, help="Rule override KEY=VALUE (repeatable)."),
-        click.option("--weight", "weights", multiple=True, help="Bot weight BOT.KEY=VALUE (repeatable)."),
-        click.option("--cards", "cards_file", default=None, help="Card pool CSV instead of the game's own."),
-        click.option(
-            "--decks", "decks_file", default=None, help="Fixed decks CSV (deck,card); sets deck_builder=fixed."
-        ),
-        click.option(
-            "--deck-names", default=None, help="Deck per seat from --decks, or the game's own (e.g. finn,jake)."
-        ),
-        click.option(
-            "--tables",
-            default=None,
-            help="Raw tables kept for every game [default games,seats]; add cards,turns for every card and turn row.",
-        ),
-        click.option(
-            "--raw-sample",
-            type=WHOLE,
-            default=None,
-            help="Also keep the raw cards and turns rows of the first N games [default 0].",
-        ),
-        click.option(
-            "--aggregates/--no-aggregates",
-            default=None,
-            help="Keep per-chunk sums of the card and turn rows, what the report reads [default: on].",
-        ),
-        click.option(
-            "--checked",
-            is_flag=True,
-            default=None,
-            help="Replay every game with the rules' invariant checks; stop at the first game breaking one.",
-        ),
-        click.option(
-            "--workers", "-w", type=WHOLE, default=None, help="Processes [default: the CPUs this process may use]."
-        ),
-        click.option("--chunk-size", type=WHOLE, default=None, help=f"Games per chunk [default {DEFAULT_CHUNK}]."),
-        click.option("--out", "-o", default=None, help="Directory for runs [default runs]."),
-        click.option("--name", default=None, help="Run id (directory name) instead of a generated one."),
-        click.option(
-            "--cluster",
-            default=None,
-            help="Dask scheduler address (tcp://host:8786), or local[:N] for a LocalCluster of N workers.",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def build_spec(spec_file: str | None, **flags: Any) -> RunSpec:
-    """Merge a TOML spec (if any) with explicitly given flags into a ``RunSpec``."""
-    spec = read_spec(spec_file) if spec_file else None
-    values: dict[str, Any] = {
-        "game": flags["game"],
-        "n_games": flags["n_games"],
-        "seed": flags["seed"],
-        "bots": _split(flags["bots"]),
-        "cards_file": flags["cards_file"],
-        "decks_file": flags["decks_file"],
-        "deck_names": _split(flags["deck_names"]),
-        "tables": _split(flags["tables"]),
-        "raw_sample": flags["raw_sample"],
-        "aggregates": flags["aggregates"],
-        "checked": flags["checked"] or None,
-        "workers": flags["workers"],
-        "chunk_size": flags["chunk_size"],
-        "out": flags["out"],
-        "name": flags["name"],
-        "cluster": flags["cluster"],
-        "variant": flags.get("variant"),
-    }
-    given = {k: v for k, v in values.items() if v is not None}
-    if spec is None:
-        if "game" not in given:
-            raise SpecError("give --game (see `balance games`) or a spec file")
-        spec = RunSpec(game=given.pop("game"))
-    params = {**spec.params, **_pairs(flags["params"], "--param")}
-    weights = {**spec.bot_weights, **_weights(flags["weights"])}
-    return replace(spec, **given, params=params, bot_weights=weights)
-
-
-class LabGroup(click.Group):
-    """The command group; run as a program, a command that succeeds ends without the interpreter's teardown.
-
-    Freeing every module (Numba's compiled code, polars, pyarrow, matplotlib) took about
-    0.3 s after the command's work was done (1 s under load), on the wall clock of every
-    ``balance run`` and ``balance report``. When the arguments come from the command line
-    (``main()`` without ``args``: the ``balance`` script, ``python -m balance``) and the
-    command exits with status 0, the exit handlers run (pools, resource trackers, logging),
-    the streams are flushed and the process ends there, unless a non-daemon thread is still
-    running. Called with ``args`` (tests, ``CliRunner``), it returns or raises as click does.
-    """
-
-    def main(self, args: Any = None, *rest: Any, **extra: Any) -> Any:
-        """Run the command line (see the class doc)."""
-        if args is not None:
-            return super().main(args, *rest, **extra)
-        try:
-            return super().main(args, *rest, **extra)
-        except SystemExit as done:
-            if done.code in (0, None) and not _other_threads():
-                atexit._run_exitfuncs()  # what the interpreter's exit would run first
-                exit_now()
-            raise
-
-
-def _other_threads() -> bool:
-    """Return whether a non-daemon thread other than this one is still running (the exit would wait for it)."""
-    me = threading.current_thread()
-    return any(t.is_alive() and not t.daemon and t is not me for t in threading.enumerate())
-
-
-@click.group(cls=LabGroup, context_settings=CONTEXT)
-@click.version_option(package_name="balance-lab")
-def cli() -> None:
-    """Balance lab: simulate card games between bots, store Parquet, report balance.
-
-    \b
-    Example:
-      balance games
-      balance run --game cardinger -n 100000 --seed 1 --bots greedy,greedy --workers 2
-      balance report runs/<run_id>
-    """
-
-
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 def games() -> None:
     """List games with their variants, bots, parameters and card pools.
 
@@ -245,7 +42,7 @@ def games() -> None:
             click.echo(f"    {key} = {value}")
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("spec_file", required=False, type=click.Path(dir_okay=False))
 @click.option("--variant", "-v", default=None, help="Named rule variant [default: the game's modern rules].")
 @run_options
@@ -321,7 +118,7 @@ def _run_report(path: Path, renderer: Any = None, *, out: Path | None = None) ->
     return str(write_report(load_run(path), out or Path("reports") / path.name, renderer=renderer))
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.option("--out", "-o", default=None, help="Report directory [default reports/<run id>].")
 @click.option(
@@ -355,7 +152,7 @@ def report(run_dir: str, out: str | None, values_dir: str | None) -> None:
     click.echo(str(path))
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("runs", nargs=-1, type=click.Path(file_okay=False))
 @click.option("--variants", default=None, help="Two variants to run and compare, e.g. modern,digital.")
 @run_options
@@ -402,7 +199,7 @@ def compare(runs: tuple[str, ...], variants: str | None, report_dir: str | None,
     click.echo(str(write_compare_report(a, b, out, label_a=label_a, label_b=label_b)))
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(file_okay=False))
 @click.argument("game", type=WHOLE)
 @friendly
@@ -419,7 +216,7 @@ def replay(run_dir: str, game: int) -> None:
         click.echo(line)
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.option("--game", "-g", default="cardinger", show_default=True, help="Game to benchmark.")
 @click.option("--games-per-pairing", type=WHOLE, default=200_000, show_default=True, help="Games per bot pairing.")
 @click.option(
@@ -459,7 +256,7 @@ def bench(game: str, games_per_pairing: int, e2e: int, workers: int, scaling: in
         scaling_figures(game, scaling, echo=click.echo)
 
 
-@cli.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="Print only the PASS/FAIL line of passing scenarios.")
 @friendly
@@ -489,6 +286,4 @@ def scenario(files: tuple[str, ...], quiet: bool) -> None:
         raise SystemExit(1)
 
 
-from balance.cli_lab import register  # noqa: E402  (value, sweep, tune: kept in their own module)
-
-register(cli)
+COMMANDS = (games, run, report, compare, replay, bench, scenario)

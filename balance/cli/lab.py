@@ -1,4 +1,4 @@
-"""The ``value``, ``sweep`` and ``tune`` commands (registered on the ``balance`` group by :func:`register`)."""
+"""The ``value``, ``sweep`` and ``tune`` commands (``COMMANDS``, added to the ``balance`` group in ``__init__``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from balance.cli import CONTEXT, _pairs, _split, _weights, friendly
+from balance.cli.options import CONTEXT, _pairs, _split, _weights, friendly
 
 
 def setup_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -253,8 +253,4 @@ def tune(
     click.echo(str(write_tune_report(result, out)))
 
 
-def register(group: click.Group) -> None:
-    """Add the ``value``, ``sweep`` and ``tune`` commands to ``group``."""
-    group.add_command(value)
-    group.add_command(sweep)
-    group.add_command(tune)
+COMMANDS = (value, sweep, tune)
