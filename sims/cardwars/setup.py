@@ -66,7 +66,7 @@ def clear_turn(s) -> None:
 
     The stats are marked only if one in play reads the turn's state and the new turn changes what
     it reads (``marks.new_turn_changes``; marked at every new turn, 5.6 of the 7.9 recomputes a
-    game that followed changed no stat, greedy mirror; now 2.7 of 4.9).
+    game that followed changed no stat, greedy mirror; now 0.2 of 2.5, the marks by side).
     """
     t = s.turnfx
     if s.board.st_turn and mk.new_turn_changes(s):
