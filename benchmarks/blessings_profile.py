@@ -32,11 +32,13 @@ SEED = 12345
 
 def play(a: argparse.Namespace, tmp: Path) -> None:
     """Warm up, write the perf map and the functions' code bytes, play the measured games (under perf)."""
-    from balance.cli.options import _weights
+    from balance.cli.options import parse_weights
     from balance.spec import RunSpec, resolve
     from sims.core.batches import play_batches
 
-    spec = RunSpec(game="blessings", bots=tuple(a.bots.split(",")), seed=SEED, bot_weights=_weights(tuple(a.weight)))
+    spec = RunSpec(
+        game="blessings", bots=tuple(a.bots.split(",")), seed=SEED, bot_weights=parse_weights(tuple(a.weight))
+    )
     r = resolve(spec)
     args = (r.params, r.pool, r.decks, r.bot_ids, r.weights, SEED)
     r.game.play_chunk(*args, 0, 200, tables=("games",))

@@ -41,7 +41,7 @@ import tempfile
 from pathlib import Path
 
 from balance import bench
-from balance.cli.options import _weights  # the CLI's --weight parser and its one-line errors
+from balance.cli.options import parse_weights  # the CLI's --weight parser and its one-line errors
 from balance.spec import RunSpec, SpecError, resolve
 from sims.core import TABLES
 from sims.core.batches import play_batches
@@ -255,7 +255,9 @@ def main() -> None:
     a = ap.parse_args()
     bots, tables = tuple(a.bots.split(",")), parse_tables(ap, a.tables)
     try:
-        spec = RunSpec(game=a.game, bots=bots, variant=a.variant, seed=a.seed, bot_weights=_weights(tuple(a.weight)))
+        spec = RunSpec(
+            game=a.game, bots=bots, variant=a.variant, seed=a.seed, bot_weights=parse_weights(tuple(a.weight))
+        )
         r = resolve(spec)
     except SpecError as exc:
         ap.exit(2, f"kernel_speed.py: {exc}\n")

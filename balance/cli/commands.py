@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from balance.cli.options import CONTEXT, WHOLE, _input_errors, _split, build_spec, friendly, run_options
+from balance.cli.options import CONTEXT, WHOLE, build_spec, friendly, input_errors, run_options, split_names
 from balance.spec import SpecError
 
 
@@ -89,7 +89,7 @@ def run(
     from balance.following import FollowingReport, ReportFailed  # forked before anything else is imported or started
 
     write = functools.partial(_run_report, out=Path(report_dir) if report_dir else None)
-    follower = FollowingReport(write, _input_errors()) if report_too or report_dir else None
+    follower = FollowingReport(write, input_errors()) if report_too or report_dir else None
     from balance.run import resume, run_spec
 
     try:
@@ -182,10 +182,10 @@ def compare(runs: tuple[str, ...], variants: str | None, report_dir: str | None,
             raise SpecError(f"compare needs exactly two run directories, got {len(runs)}")
         dir_a, dir_b = Path(runs[0]), Path(runs[1])
     else:
-        pair = _split(variants) or ()
+        pair = split_names(variants) or ()
         if len(pair) != 2:
             raise SpecError("--variants needs two names, e.g. --variants modern,digital")
-        cards = _split(flags.pop("cards_file")) or (None, None)
+        cards = split_names(flags.pop("cards_file")) or (None, None)
         if len(cards) == 1:
             cards = (cards[0], cards[0])
         base = build_spec(None, **flags, cards_file=None)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from balance.cli.options import CONTEXT, _pairs, _split, _weights, friendly
+from balance.cli.options import CONTEXT, friendly, parse_pairs, parse_weights, split_names
 
 
 def setup_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -37,9 +37,9 @@ def make_setup_from(flags: dict[str, Any]) -> Any:
     return make_setup(
         flags["game"],
         variant=flags["variant"],
-        bots=_split(flags["bots"]),
-        params=_pairs(flags["params"], "--param"),
-        bot_weights=_weights(flags["weights"]),
+        bots=split_names(flags["bots"]),
+        params=parse_pairs(flags["params"], "--param"),
+        bot_weights=parse_weights(flags["weights"]),
         cards_file=flags["cards_file"],
     )
 
@@ -243,7 +243,7 @@ def tune(
     setup = make_setup_from(flags)
     options = TuneOptions(
         band, search_games, verify_games, seed, verify_seed, workers, max_proposals=proposals,
-        params=_split(search_params) or (), outcome=outcome,
+        params=split_names(search_params) or (), outcome=outcome,
     )  # fmt: skip
     say = None if quiet else lambda message: click.echo(message, err=True)
     result = api(setup, objective, options, Path(out), progress=say)

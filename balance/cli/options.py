@@ -40,7 +40,7 @@ def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except _input_errors() as exc:
+        except input_errors() as exc:
             raise click.ClickException(str(exc)) from None
         except KeyboardInterrupt:
             raise click.ClickException("interrupted; finish the run with: balance run --resume RUN_DIR") from None
@@ -48,7 +48,7 @@ def friendly(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _input_errors() -> tuple[type[Exception], ...]:
+def input_errors() -> tuple[type[Exception], ...]:
     """The errors that mean bad input (a file, a flag, a run directory): shown as one line."""
     from balance.io import RunError
     from balance.run import InvariantError
@@ -57,11 +57,11 @@ def _input_errors() -> tuple[type[Exception], ...]:
     return SpecError, RunError, InvariantError, CardDataError, ParamError, ScenarioError
 
 
-def _split(value: str | None) -> tuple[str, ...] | None:
+def split_names(value: str | None) -> tuple[str, ...] | None:
     return tuple(v.strip() for v in value.split(",") if v.strip()) if value else None
 
 
-def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+def parse_pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     out = {}
     for item in values:
         key, sep, val = item.partition("=")
@@ -71,9 +71,9 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     return out
 
 
-def _weights(values: tuple[str, ...]) -> dict[str, dict[str, float]]:
+def parse_weights(values: tuple[str, ...]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
-    for key, val in _pairs(values, "--weight").items():
+    for key, val in parse_pairs(values, "--weight").items():
         bot, dot, name = key.partition(".")
         if not dot:
             raise SpecError(f"--weight {key}={val} must look like BOT.WEIGHT=NUMBER, e.g. greedy.w_score=2")
@@ -146,11 +146,11 @@ def build_spec(spec_file: str | None, **flags: Any) -> RunSpec:
         "game": flags["game"],
         "n_games": flags["n_games"],
         "seed": flags["seed"],
-        "bots": _split(flags["bots"]),
+        "bots": split_names(flags["bots"]),
         "cards_file": flags["cards_file"],
         "decks_file": flags["decks_file"],
-        "deck_names": _split(flags["deck_names"]),
-        "tables": _split(flags["tables"]),
+        "deck_names": split_names(flags["deck_names"]),
+        "tables": split_names(flags["tables"]),
         "raw_sample": flags["raw_sample"],
         "aggregates": flags["aggregates"],
         "checked": flags["checked"] or None,
@@ -166,6 +166,6 @@ def build_spec(spec_file: str | None, **flags: Any) -> RunSpec:
         if "game" not in given:
             raise SpecError("give --game (see `balance games`) or a spec file")
         spec = RunSpec(game=given.pop("game"))
-    params = {**spec.params, **_pairs(flags["params"], "--param")}
-    weights = {**spec.bot_weights, **_weights(flags["weights"])}
+    params = {**spec.params, **parse_pairs(flags["params"], "--param")}
+    weights = {**spec.bot_weights, **parse_weights(flags["weights"])}
     return replace(spec, **given, params=params, bot_weights=weights)
